@@ -1,0 +1,5 @@
+"""Allow `python -m riverbed`."""
+
+from riverbed.cli.main import main
+
+raise SystemExit(main())

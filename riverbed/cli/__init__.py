@@ -1,0 +1,1 @@
+"""The `riverbed` command: argument parsing, dispatch and human/JSON output."""

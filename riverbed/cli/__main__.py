@@ -1,0 +1,5 @@
+"""Allow `python -m riverbed.cli`."""
+
+from riverbed.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,78 @@
+"""Entry point of the `riverbed` command: global options, verb dispatch, exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from riverbed.cli.output import Context
+from riverbed.errors import RiverbedError
+
+VERSION = "0.1.0"
+
+#: Modules that register verbs; each has `register(subparsers)` and sets `handler` defaults.
+COMMAND_MODULES = (
+    "riverbed.cli.store_commands",
+    "riverbed.cli.status_command",
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with our error format (one line, exit 2, a hint to --help)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"riverbed: error: {message} (see `{self.prog} --help`)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, every verb registered."""
+    parser = _Parser(
+        prog="riverbed",
+        description="Persistent memory for code review: decisions, suppressions, eval history.",
+        epilog="Exit codes: 0 done; 1 the check failed; 2 bad usage or input; "
+        "3 the index is unreadable or corrupt.",
+    )
+    parser.add_argument("--version", action="version", version=f"riverbed {VERSION}")
+    parser.add_argument(
+        "--index",
+        metavar="PATH",
+        help="index file (default: $RIVERBED_INDEX or .river/memory/index.json)",
+    )
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    subparsers = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def _index_path(option: str | None) -> Path:
+    from riverbed.model import DEFAULT_INDEX_PATH
+
+    return Path(option or os.environ.get("RIVERBED_INDEX") or DEFAULT_INDEX_PATH)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    context = Context(index_path=_index_path(args.index), as_json=args.json)
+    try:
+        code: int = args.handler(args, context)
+    except RiverbedError as exc:
+        print(f"riverbed: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("riverbed: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # Output piped into `head` and closed early: not an error worth a traceback.
+        sys.stderr.close()
+        return 0
+    return code

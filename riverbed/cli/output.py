@@ -1,0 +1,65 @@
+"""Terminal output for the CLI: aligned tables, JSON, and messages on stderr."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class Context:
+    """What every command handler gets besides its own arguments."""
+
+    index_path: Path
+    as_json: bool
+    warnings: list[str] = field(default_factory=list)
+
+    def warn(self, message: str) -> None:
+        """Print a warning on stderr now (and keep it for JSON output)."""
+        self.warnings.append(message)
+        print(f"riverbed: warning: {message}", file=sys.stderr)
+
+
+def emit_json(value: Any) -> None:
+    """Print stable JSON (sorted keys are not used: field order is part of the contract)."""
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, max_width: int = 60) -> str:
+    """An aligned plain-text table; cells are cut to `max_width` with an ellipsis."""
+
+    def cell(value: object) -> str:
+        text = "" if value is None else str(value).replace("\n", " ")
+        return text if len(text) <= max_width else text[: max_width - 1] + "…"
+
+    body = [[cell(v) for v in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in body:
+        for column, text in enumerate(row):
+            widths[column] = max(widths[column], len(text))
+    lines = ["  ".join(h.upper().ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
+    lines.extend(
+        "  ".join(t.ljust(w) for t, w in zip(row, widths, strict=True)).rstrip() for row in body
+    )
+    return "\n".join(lines)
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 entry`, `3 entries`."""
+    if count == 1:
+        return f"1 {noun}"
+    if noun.endswith("y"):
+        return f"{count} {noun[:-1]}ies"
+    return f"{count} {noun}s"
+
+
+def add_common_options(parser: Any) -> None:
+    """Let `--json` and `--index` also follow the verb (`riverbed query --json`)."""
+    import argparse
+
+    parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="JSON output")
+    parser.add_argument("--index", metavar="PATH", default=argparse.SUPPRESS, help="index file")

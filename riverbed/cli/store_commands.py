@@ -1,0 +1,361 @@
+"""Verbs over the store: init, add, query, show, supersede, archive, expire, validate, merge."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from riverbed.cli.output import Context, add_common_options, emit_json, plural, table
+from riverbed.errors import CorruptIndexError, UsageError
+from riverbed.model import ENTRY_TYPES, PHASES, Entry, entry_phase, entry_status, entry_title
+
+
+def default_author() -> str:
+    """$RIVERBED_AUTHOR, else the login name."""
+    try:
+        return os.environ.get("RIVERBED_AUTHOR") or getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+def parse_now(value: str | None) -> Any:
+    """`--now` through the one date rule (or the current time)."""
+    from riverbed.expiry import parse_expires_at, utc_now
+
+    return parse_expires_at(value) if value else utc_now()
+
+
+def load(context: Context) -> dict[str, Any]:
+    """Load the index, printing its warnings."""
+    from riverbed.store import load_memory
+
+    return load_memory(context.index_path, on_warning=context.warn)
+
+
+def _cmd_init(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.model import empty_index
+    from riverbed.storage import locked, read_index, write_index_atomic
+
+    path = context.index_path
+    with locked(path):
+        existing = path.exists()
+        if existing:
+            index = read_index(path)
+        else:
+            index = empty_index()
+            write_index_atomic(path, index)
+    if context.as_json:
+        emit_json({"path": str(path), "created": not existing, "entries": len(index["entries"])})
+    elif existing:
+        print(f"{path} already exists with {plural(len(index['entries']), 'entry')}; left as is")
+    else:
+        print(f"created {path} (empty index)")
+    return 0
+
+
+def _content(args: argparse.Namespace) -> str:
+    if args.content_file is not None:
+        if args.content is not None:
+            raise UsageError("give --content or --content-file, not both")
+        if args.content_file == "-":
+            return sys.stdin.read()
+        try:
+            return Path(args.content_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read --content-file {args.content_file}: {exc}") from None
+    if args.content is None:
+        raise UsageError("an entry needs --content TEXT or --content-file FILE (- for stdin)")
+    return str(args.content)
+
+
+def _cmd_add(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.entries import build_entry
+    from riverbed.expiry import utc_now
+    from riverbed.store import append_entries
+
+    index = load(context)
+    taken = {e["id"] for e in index["entries"]}
+    entry = build_entry(
+        type=args.type,
+        title=args.title or "",
+        content=_content(args),
+        author=args.author or default_author(),
+        now=utc_now(),
+        phase=args.phase,
+        tags=args.tag,
+        files=args.file,
+        links=args.link,
+        expires=args.expires,
+        summary=args.summary,
+        entry_id=args.id,
+        taken_ids=taken,
+    )
+    report = append_entries(context.index_path, [entry])
+    if context.as_json:
+        emit_json({"entry": entry, "appended": bool(report.appended)})
+    elif report.appended:
+        print(f"added {entry['id']} ({entry['type']}) to {context.index_path}")
+    else:
+        print(f"{entry['id']} was already in {context.index_path} unchanged; nothing written")
+    return 0
+
+
+def entry_rows(entries: list[Entry]) -> list[list[object]]:
+    """Table rows: id, type, status, phase, title."""
+    return [
+        [e["id"], e.get("type"), entry_status(e), entry_phase(e) or "-", entry_title(e)]
+        for e in entries
+    ]
+
+
+def _cmd_query(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.query import query_memory
+
+    index = load(context)
+    found = query_memory(
+        index,
+        type=args.type,
+        tags=args.tag or None,
+        phase=args.phase,
+        text=args.text,
+        include_inactive=args.all,
+    )
+    shown = found[: args.limit] if args.limit else found
+    if context.as_json:
+        emit_json({"count": len(found), "shown": len(shown), "entries": shown})
+        return 0
+    if not found:
+        scope = "entries" if args.all else "active entries (add --all for every status)"
+        print(f"no matching {scope} in {context.index_path}")
+        return 0
+    print(table(["id", "type", "status", "phase", "title"], entry_rows(shown)))
+    left = len(found) - len(shown)
+    tail = f"; {left} more left out by --limit {args.limit}" if left else ""
+    print(f"\n{plural(len(found), 'entry')} matched{tail}")
+    return 0
+
+
+def _find(index: dict[str, Any], entry_id: str) -> Entry:
+    from riverbed.errors import EntryNotFoundError
+
+    for entry in index["entries"]:
+        if entry["id"] == entry_id:
+            found: Entry = entry
+            return found
+    raise EntryNotFoundError(
+        f"no entry with id {entry_id!r} in {len(index['entries'])} entries "
+        "(list ids with `riverbed query --all`)"
+    )
+
+
+def _cmd_show(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.expiry import effective_expiry
+
+    entry = _find(load(context), args.id)
+    if context.as_json:
+        emit_json(entry)
+        return 0
+    meta = entry.get("metadata", {})
+    fields = [
+        ("id", entry["id"]),
+        ("type", entry.get("type")),
+        ("status", entry_status(entry)),
+        ("title", entry.get("title")),
+        ("phase", meta.get("phase")),
+        ("author", meta.get("author")),
+        ("created", meta.get("createdAt")),
+        ("updated", meta.get("updatedAt")),
+        ("expires", effective_expiry(entry)),
+        ("superseded by", entry.get("supersededBy")),
+        ("tags", ", ".join(meta.get("tags", []))),
+        ("files", ", ".join(meta.get("relatedFiles", []))),
+        ("links", ", ".join(meta.get("links", []))),
+    ]
+    for name, value in fields:
+        if value:
+            print(f"{name + ':':<15}{value}")
+    print()
+    print(entry.get("content", ""))
+    if entry.get("context"):
+        import json
+
+        print("\ncontext:", json.dumps(entry["context"], ensure_ascii=False, indent=2))
+    return 0
+
+
+def _cmd_supersede(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.store import supersede
+
+    entry = supersede(context.index_path, args.old, args.new)
+    if context.as_json:
+        emit_json(entry)
+    else:
+        print(f"{args.old} is superseded by {args.new}")
+    return 0
+
+
+def _cmd_archive(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.store import archive_entry
+
+    entry = archive_entry(context.index_path, args.id, reason=args.reason)
+    if context.as_json:
+        emit_json(entry)
+    else:
+        print(f"{args.id} is archived ({args.reason})")
+    return 0
+
+
+def _cmd_expire(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.lifecycle import expire
+    from riverbed.store import expire_entries
+
+    now = parse_now(args.now)
+    if args.dry_run:
+        _, report = expire(load(context), now)
+    else:
+        report = expire_entries(context.index_path, now=now)
+        for warning in report.warnings:
+            context.warn(warning)
+    if context.as_json:
+        emit_json(
+            {
+                "dryRun": args.dry_run,
+                "archived": list(report.archived),
+                "warnings": list(report.warnings),
+            }
+        )
+        return 0
+    verb = "would archive" if args.dry_run else "archived"
+    if not report.archived:
+        print(f"nothing expired at {now.isoformat()}; {context.index_path} unchanged")
+        return 0
+    print(f"{verb} {plural(len(report.archived), 'entry')}:")
+    print(table(["id", "title"], list(zip(report.archived, report.titles, strict=True))))
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.jsonformat import loads
+    from riverbed.store import validate_index
+
+    path = Path(args.path) if args.path else context.index_path
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise CorruptIndexError(str(path), "no such file") from None
+    except OSError as exc:
+        raise CorruptIndexError(str(path), f"cannot be read: {exc.strerror}") from None
+    try:
+        document = loads(data)
+    except ValueError as exc:
+        problems = [f"invalid JSON: {exc}"]
+        count = 0
+    else:
+        problems = validate_index(document)
+        entries = document.get("entries") if isinstance(document, dict) else None
+        count = len(entries) if isinstance(entries, list) else 0
+    if context.as_json:
+        emit_json({"path": str(path), "valid": not problems, "entries": count, "problems": problems})
+    elif problems:
+        print(f"{path}: {plural(len(problems), 'problem')}:", file=sys.stderr)
+        for problem in problems:
+            print(f"  - {problem}", file=sys.stderr)
+    else:
+        print(f"{path}: valid ({plural(count, 'entry')})")
+    return 3 if problems else 0
+
+
+def _cmd_merge(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.merge import merge_indexes
+    from riverbed.storage import locked, read_index, write_index_atomic
+
+    left, right = read_index(Path(args.a)), read_index(Path(args.b))
+    result = merge_indexes(left, right)
+    out = Path(args.output)
+    with locked(out):
+        write_index_atomic(out, result.index)
+    if context.as_json:
+        emit_json(
+            {"output": str(out), "entries": len(result.index["entries"]), "conflicts": list(result.conflicts)}
+        )
+        return 0
+    for conflict in result.conflicts:
+        context.warn(conflict)
+    print(
+        f"merged {plural(len(left['entries']), 'entry')} + {plural(len(right['entries']), 'entry')}"
+        f" into {out}: {plural(len(result.index['entries']), 'entry')}, "
+        f"{plural(len(result.conflicts), 'conflict')}"
+    )
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the store verbs."""
+    p = subparsers.add_parser("init", help="create an empty index if there is none")
+    p.set_defaults(handler=_cmd_init)
+    add_common_options(p)
+
+    p = subparsers.add_parser("add", help="append one entry")
+    p.add_argument("--type", required=True, choices=ENTRY_TYPES)
+    p.add_argument("--title", help="one-line title")
+    p.add_argument("--content", help="the entry's text")
+    p.add_argument("--content-file", metavar="FILE", help="read the text from FILE (- = stdin)")
+    p.add_argument("--summary", help="short summary for previews")
+    p.add_argument("--phase", choices=PHASES)
+    p.add_argument("--tag", action="append", default=[], help="tag (repeatable)")
+    p.add_argument("--file", action="append", default=[], help="related file or glob (repeatable)")
+    p.add_argument("--link", action="append", default=[], help="URL (repeatable)")
+    p.add_argument("--expires", metavar="DATE", help="RFC 3339 date or date-time")
+    p.add_argument("--id", help="entry id (default: generated from type and title)")
+    p.add_argument("--author", help="author (default: $RIVERBED_AUTHOR or your login)")
+    p.set_defaults(handler=_cmd_add)
+    add_common_options(p)
+
+    p = subparsers.add_parser("query", help="list entries matching filters")
+    p.add_argument("--type", choices=ENTRY_TYPES)
+    p.add_argument("--tag", action="append", default=[], help="all given tags must match")
+    p.add_argument("--phase", choices=PHASES)
+    p.add_argument("--text", help="case-insensitive text in title, content or summary")
+    p.add_argument("--all", action="store_true", help="include superseded and archived entries")
+    p.add_argument("--limit", type=int, default=0, help="show at most N entries")
+    p.set_defaults(handler=_cmd_query)
+    add_common_options(p)
+
+    p = subparsers.add_parser("show", help="print one entry")
+    p.add_argument("id")
+    p.set_defaults(handler=_cmd_show)
+    add_common_options(p)
+
+    p = subparsers.add_parser("supersede", help="mark OLD superseded by NEW")
+    p.add_argument("old")
+    p.add_argument("new")
+    p.set_defaults(handler=_cmd_supersede)
+    add_common_options(p)
+
+    p = subparsers.add_parser("archive", help="archive an entry (terminal)")
+    p.add_argument("id")
+    p.add_argument("--reason", required=True)
+    p.set_defaults(handler=_cmd_archive)
+    add_common_options(p)
+
+    p = subparsers.add_parser("expire", help="archive entries whose expiry has passed")
+    p.add_argument("--now", metavar="DATE", help="pretend it is this instant (RFC 3339)")
+    p.add_argument("--dry-run", action="store_true", help="show what would be archived")
+    p.set_defaults(handler=_cmd_expire)
+    add_common_options(p)
+
+    p = subparsers.add_parser("validate", help="check an index against the schema")
+    p.add_argument("path", nargs="?", help="file to check (default: the index)")
+    p.set_defaults(handler=_cmd_validate)
+    add_common_options(p)
+
+    p = subparsers.add_parser("merge", help="merge two indexes into a third")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("-o", "--output", required=True, metavar="OUT")
+    p.set_defaults(handler=_cmd_merge)
+    add_common_options(p)

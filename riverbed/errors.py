@@ -1,0 +1,91 @@
+"""The one exception tree: every error riverbed raises on purpose is a RiverbedError."""
+
+from __future__ import annotations
+
+
+class RiverbedError(Exception):
+    """Base of every riverbed error; the message says what went wrong and what to do."""
+
+    #: Exit code the CLI uses for this kind of error (DESIGN: 2 bad input, 3 unreadable index).
+    exit_code = 2
+
+
+class UsageError(RiverbedError):
+    """A command-line flag or argument is wrong."""
+
+
+class InvalidExpiresAt(RiverbedError, ValueError):
+    """A date string is not an RFC 3339 full-date or date-time as DESIGN defines it."""
+
+    def __init__(self, value: object, reason: str = "") -> None:
+        self.value = value
+        detail = f" ({reason})" if reason else ""
+        super().__init__(
+            f"invalid date {value!r}{detail}: use an RFC 3339 date such as 2027-01-31 "
+            "or a date-time with offset such as 2027-01-31T12:00:00Z"
+        )
+
+
+class CorruptIndexError(RiverbedError):
+    """The index file is not valid JSON or violates the index schema; it is never overwritten."""
+
+    exit_code = 3
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(
+            f"{path}: corrupt memory index: {problem} "
+            "(nothing was written; fix the file or restore it from git/an artifact, "
+            "then run `riverbed validate`)"
+        )
+
+
+class InvalidEntryError(RiverbedError):
+    """An entry riverbed was asked to write does not satisfy the entry schema."""
+
+
+class DuplicateEntryError(InvalidEntryError):
+    """An entry id already exists in the index with different content."""
+
+
+class SecretInEntryError(InvalidEntryError):
+    """An entry's text contains something shaped like a credential."""
+
+
+class EntryNotFoundError(RiverbedError):
+    """An entry id named by the caller is not in the index."""
+
+
+class InvalidTransitionError(RiverbedError):
+    """A status change DESIGN forbids (archived is terminal, superseding into itself, …)."""
+
+
+class StoreWriteError(RiverbedError):
+    """The index could not be written (disk full, read-only, permission); the original is intact."""
+
+    exit_code = 3
+
+
+class InputFormatError(RiverbedError):
+    """A findings, eval-results or other input file is malformed; names the file and JSON path."""
+
+
+class GitHubError(RiverbedError):
+    """Talking to the GitHub API failed after bounded retries."""
+
+
+class ArtifactError(RiverbedError):
+    """A memory artifact is untrusted, unsafe to extract or does not hold a valid index."""
+
+
+class ActionConfigError(RiverbedError):
+    """The action's inputs or runner environment are wrong."""
+
+
+class CommandParseError(RiverbedError):
+    """A `/riverbed …` comment command could not be parsed."""
+
+
+class OptionalDependencyError(RiverbedError):
+    """An optional extra (such as `mcp`) is needed but not installed."""

@@ -1,0 +1,179 @@
+"""The store API: load, append, supersede, archive and expire entries of an index file."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from riverbed import lifecycle
+from riverbed.errors import DuplicateEntryError, InvalidEntryError, SecretInEntryError
+from riverbed.expiry import effective_expiry, format_timestamp, is_valid_date, utc_now
+from riverbed.lifecycle import ExpireReport
+from riverbed.model import Entry, Index
+from riverbed.schema import INDEX_SCHEMA, check_entry, describe, entry_problems, validator
+from riverbed.secrets import find_secret
+from riverbed.storage import WarningSink, read_index, update_index
+
+PathLike = str | os.PathLike[str]
+
+
+class RiverbedWarning(UserWarning):
+    """A problem in memory written elsewhere that riverbed tolerates and reports."""
+
+
+@dataclass(frozen=True)
+class AppendReport:
+    """Ids appended and ids skipped because an identical entry was already there."""
+
+    appended: tuple[str, ...] = ()
+    unchanged: tuple[str, ...] = ()
+
+
+def date_warnings(index: Index) -> list[str]:
+    """One warning per entry whose effective expiry is not a valid RFC 3339 date."""
+    out = []
+    for entry in index["entries"]:
+        value = effective_expiry(entry)
+        if value is not None and not is_valid_date(value):
+            out.append(
+                f"entry {entry.get('id')!r}: unparseable expiry {value!r} "
+                "(treated as not expired; fix it with an RFC 3339 date)"
+            )
+    return out
+
+
+def _default_sink(message: str) -> None:
+    warnings.warn(message, RiverbedWarning, stacklevel=3)
+
+
+def load_memory(path: PathLike, *, on_warning: WarningSink | None = None) -> Index:
+    """Read the index at `path` (missing → empty); CorruptIndexError when it is not valid."""
+    index = read_index(Path(path))
+    sink = on_warning or _default_sink
+    for message in date_warnings(index):
+        sink(message)
+    return index
+
+
+def validate_index(index: object) -> list[str]:
+    """Every problem of an index document, formats and suppression contexts included."""
+    problems = [describe(e, index) for e in validator(INDEX_SCHEMA, strict=True).iter_errors(index)]
+    if not isinstance(index, dict) or not isinstance(index.get("entries"), list):
+        return problems
+    seen: set[str] = set()
+    for position, entry in enumerate(index["entries"]):
+        if not isinstance(entry, dict):
+            continue
+        entry_id = entry.get("id")
+        if isinstance(entry_id, str):
+            if entry_id in seen:
+                problems.append(f"$.entries[{position}]: duplicate id {entry_id!r}")
+            seen.add(entry_id)
+        if entry.get("type") == "suppression":
+            problems.extend(
+                f"$.entries[{position}].{p[2:] if p.startswith('$.') else p} (entry {entry_id!r})"
+                for p in entry_problems(entry)
+                if p.startswith("context")
+            )
+    return problems
+
+
+def _check_new(entry: Entry) -> None:
+    if not isinstance(entry, dict):
+        raise InvalidEntryError(f"an entry must be a JSON object, not {type(entry).__name__}")
+    check_entry(entry)
+    secret = find_secret(entry)
+    if secret:
+        field, kind = secret
+        raise SecretInEntryError(
+            f"entry {entry.get('id')!r}: {field} looks like a {kind}; memory is shared and "
+            "long-lived, so remove the credential (and rotate it) before adding the entry"
+        )
+
+
+def append_entries(
+    path: PathLike, entries: Iterable[Entry], *, now: datetime | None = None
+) -> AppendReport:
+    """Validate every entry, then append them all with one read and one write."""
+    batch = list(entries)
+    for entry in batch:
+        _check_new(entry)
+    moment = now or utc_now()
+
+    def change(index: Index) -> tuple[Index, bool, AppendReport]:
+        existing = {e["id"]: e for e in index["entries"]}
+        appended: list[str] = []
+        unchanged: list[str] = []
+        new_entries = list(index["entries"])
+        for entry in batch:
+            entry_id = entry["id"]
+            previous = existing.get(entry_id)
+            if previous is not None:
+                if previous != entry:
+                    raise DuplicateEntryError(
+                        f"an entry with id {entry_id!r} already exists with different content "
+                        "(choose another id, or supersede the old entry)"
+                    )
+                unchanged.append(entry_id)
+                continue
+            existing[entry_id] = entry
+            new_entries.append(entry)
+            appended.append(entry_id)
+        report = AppendReport(tuple(appended), tuple(unchanged))
+        if not appended:
+            return index, False, report
+        new_index = {**index, "entries": new_entries}
+        if "generatedAt" in index:
+            new_index["generatedAt"] = format_timestamp(moment)
+        return new_index, True, report
+
+    result: AppendReport = update_index(Path(path), change)
+    return result
+
+
+def append_entry(path: PathLike, entry: Entry, *, now: datetime | None = None) -> Entry:
+    """Append one validated entry (an identical existing entry is a no-op); returns it."""
+    append_entries(path, [entry], now=now)
+    return entry
+
+
+def supersede(path: PathLike, old_id: str, new_id: str, *, now: datetime | None = None) -> Entry:
+    """Mark `old_id` superseded by `new_id`; returns the updated old entry."""
+    moment = now or utc_now()
+
+    def change(index: Index) -> tuple[Index, bool, Entry]:
+        result = lifecycle.supersede(index, old_id, new_id, moment)
+        return result.index, result.changed, result.entry
+
+    entry: Entry = update_index(Path(path), change)
+    return entry
+
+
+def archive_entry(
+    path: PathLike, entry_id: str, *, reason: str, now: datetime | None = None
+) -> Entry:
+    """Archive one entry with a reason; archiving an archived entry is a no-op."""
+    moment = now or utc_now()
+
+    def change(index: Index) -> tuple[Index, bool, Entry]:
+        result = lifecycle.archive(index, entry_id, reason, moment)
+        return result.index, result.changed, result.entry
+
+    entry: Entry = update_index(Path(path), change)
+    return entry
+
+
+def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireReport:
+    """Archive every active entry past its effective expiry; writes only when one changed."""
+    moment = now or utc_now()
+
+    def change(index: Index) -> tuple[Index, bool, ExpireReport]:
+        new_index, report = lifecycle.expire(index, moment)
+        return new_index, bool(report.archived), report
+
+    report: ExpireReport = update_index(Path(path), change)
+    return report
