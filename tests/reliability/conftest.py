@@ -1,0 +1,46 @@
+"""Reliability suite: quick by default; RIVERBED_STRESS=1 runs the long version."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import reliability_support as support  # noqa: E402
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `stress` only run under RIVERBED_STRESS=1."""
+    if support.STRESS:
+        return
+    skip = pytest.mark.skip(reason="long run: set RIVERBED_STRESS=1")
+    for item in items:
+        if item.get_closest_marker("stress"):
+            item.add_marker(skip)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the run's figures (and write them to $RIVERBED_FIGURES when set)."""
+    if not support.FIGURES:
+        return
+    mode = "stress" if support.STRESS else "quick"
+    terminalreporter.section(f"riverbed reliability figures ({mode})")
+    for name, value in sorted(support.FIGURES.items()):
+        terminalreporter.write_line(f"{name}: {value}")
+    target = os.environ.get("RIVERBED_FIGURES")
+    if target:
+        figures = {"mode": mode, **dict(sorted(support.FIGURES.items()))}
+        Path(target).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+
+
+@pytest.fixture
+def index_path(tmp_path: Path) -> Path:
+    """Where the test's index lives (its directory exists, the file does not yet)."""
+    directory = tmp_path / "memory"
+    directory.mkdir()
+    return directory / "index.json"

@@ -1,0 +1,82 @@
+"""Shared knobs and helpers of the reliability suite: quick by default, long with RIVERBED_STRESS=1."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, settings
+
+from riverbed.entries import build_entry
+from riverbed.jsonformat import dumps_js
+from riverbed.storage import lock_path
+
+#: True when the long suite runs (`RIVERBED_STRESS=1`).
+STRESS = os.environ.get("RIVERBED_STRESS") == "1"
+
+#: Figures of the run (processes, kills, examples…), printed at the end and written to
+#: `$RIVERBED_FIGURES` as JSON when that is set, so docs/RELIABILITY.md quotes real numbers.
+FIGURES: Counter[str] = Counter()
+
+#: A fixed instant for entries built by the suite, so expected bytes are reproducible.
+FIXED_NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+
+
+def scale(quick: int, stress: int) -> int:
+    """The quick figure by default, the stress figure under RIVERBED_STRESS=1."""
+    return stress if STRESS else quick
+
+
+def count(name: str, amount: int = 1) -> None:
+    """Add to one of the run's figures."""
+    FIGURES[name] += amount
+
+
+def examples(quick: int, stress: int) -> settings:
+    """Hypothesis settings for a counted property: no deadline (shared 2-core machine)."""
+    return settings(
+        max_examples=scale(quick, stress),
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+def make_entry(
+    entry_id: str,
+    *,
+    title: str | None = None,
+    expires: str | None = None,
+    entry_type: str = "pattern",
+    content: str | None = None,
+    now: datetime = FIXED_NOW,
+) -> dict[str, Any]:
+    """A valid entry built by the library's one entry builder."""
+    return build_entry(
+        type=entry_type,
+        title=title or f"entry {entry_id}",
+        content=content or f"content of {entry_id}",
+        author="reliability-suite",
+        now=now,
+        entry_id=entry_id,
+        expires=expires,
+    )
+
+
+def index_bytes(entries: list[dict[str, Any]]) -> bytes:
+    """The exact bytes riverbed writes for an index holding `entries`."""
+    return dumps_js({"version": "1", "entries": entries})
+
+
+def temp_files(path: Path) -> list[Path]:
+    """Temp files a writer of `path` leaves when it dies between mkstemp and rename."""
+    return sorted(path.parent.glob(f".{path.name}.*.tmp"))
+
+
+def stray_files(path: Path) -> list[Path]:
+    """Everything next to the index other than the index itself and its lock file."""
+    keep = {path.name, lock_path(path).name}
+    return sorted(p for p in path.parent.iterdir() if p.name not in keep)
