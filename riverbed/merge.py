@@ -43,6 +43,10 @@ def _canonical(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
 
 
+def _ordered(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
 def split_entry(entry: Entry) -> tuple[Entry, dict[str, Any]]:
     """(body, lifecycle): the lifecycle is status, supersededBy, updatedAt, archive reason."""
     body = {k: v for k, v in entry.items() if k not in ("status", "supersededBy")}
@@ -57,6 +61,11 @@ def split_entry(entry: Entry) -> tuple[Entry, dict[str, Any]]:
     if isinstance(ctx, dict) and any(k in ctx for k in LIFECYCLE_CONTEXT_KEYS):
         life["context"] = {k: ctx[k] for k in LIFECYCLE_CONTEXT_KEYS if k in ctx}
         body["context"] = {k: v for k, v in ctx.items() if k not in LIFECYCLE_CONTEXT_KEYS}
+    # An empty context is no context: archiving adds `context` to an entry that had none,
+    # and the body must still equal the unarchived copy's (else a spurious conflict, and a
+    # split of a joined entry would not give back the parts it was joined from).
+    if body.get("context") == {}:
+        del body["context"]
     life["explicitStatus"] = "status" in entry
     return body, life
 
@@ -81,7 +90,8 @@ def merge_entries(a: Entry, b: Entry) -> tuple[Entry, bool]:
     join: the lifecycle by (status rank, updatedAt, bytes), the body by (createdAt, bytes).
     updatedAt belongs to the lifecycle, so it cannot also order bodies.
     """
-    if a == b:
+    # Key order is part of the bytes written, so "identical" and every tie-break see it too.
+    if _ordered(a) == _ordered(b):
         return a, False
     body_a, life_a = split_entry(a)
     body_b, life_b = split_entry(b)
@@ -89,10 +99,10 @@ def merge_entries(a: Entry, b: Entry) -> tuple[Entry, bool]:
     def life_key(life: dict[str, Any]) -> tuple[int, datetime, bytes]:
         return (STATUS_RANK[life["status"]], _instant(life.get("updatedAt")), _canonical(life))
 
-    def body_key(body: Entry) -> tuple[datetime, bytes]:
+    def body_key(body: Entry) -> tuple[datetime, bytes, bytes]:
         meta = body.get("metadata")
         created = meta.get("createdAt") if isinstance(meta, dict) else None
-        return (_instant(created), _canonical(body))
+        return (_instant(created), _canonical(body), _ordered(body))
 
     life = max(life_a, life_b, key=life_key)
     conflict = body_a != body_b
