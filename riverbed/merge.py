@@ -106,7 +106,7 @@ def merge_entries(a: Entry, b: Entry) -> tuple[Entry, bool]:
 
     life = max(life_a, life_b, key=life_key)
     conflict = body_a != body_b
-    body = max(body_a, body_b, key=body_key) if conflict else body_a
+    body = max(body_a, body_b, key=body_key)
     return _join(body, life), conflict
 
 
