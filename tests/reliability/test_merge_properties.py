@@ -41,6 +41,9 @@ def entries(draw: st.DrawFn, entry_id: str) -> dict[str, Any]:
         entry["context"] = {"note": draw(st.sampled_from(["x", "y"]))}
     if draw(st.booleans()):
         entry["status"] = "active"
+    if draw(st.integers(0, 4)) == 0:
+        # Other tools may write keys in another order; the merge must not depend on it.
+        entry = dict(draw(st.permutations(list(entry.items()))))
     return entry
 
 
