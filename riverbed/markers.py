@@ -81,12 +81,14 @@ def parse_finding_marker(body: str) -> FindingMarker | None:
             continue
         severity = value.get("severity")
         line = value.get("line")
+        if not isinstance(line, int) or isinstance(line, bool) or line < 1:
+            line = None
         return FindingMarker(
             fingerprint=fingerprint,
             rule_id=rule,
             severity=severity if severity in SEVERITIES else None,
             path=_text(value.get("path")),
-            line=line if isinstance(line, int) and not isinstance(line, bool) and line > 0 else None,
+            line=line,
         )
     return None
 

@@ -101,8 +101,7 @@ def render_parse_errors(
         ]
         if parsed.refused:
             lines.append(
-                f"- {parsed.refused} command line(s) over the limit of 10 per comment "
-                "were refused"
+                f"- {parsed.refused} command line(s) over the limit of 10 per comment were refused"
             )
     return _header(
         comment_id,
@@ -166,7 +165,8 @@ def render_show(
     parts = [intro]
     if entries:
         shown = entries[:MAX_SHOW_ROWS]
-        parts.append(table(["id", "type", "title", "phase", "expires"], [_show_row(e) for e in shown]))
+        headers = ["id", "type", "title", "phase", "expires"]
+        parts.append(table(headers, [_show_row(e) for e in shown]))
         if len(entries) > len(shown):
             parts.append(f"{len(entries) - len(shown)} more not listed (limit {MAX_SHOW_ROWS}).")
     parts.extend(escape(note, 500) for note in notes)
