@@ -9,8 +9,8 @@ from typing import Final
 from riverbed.comments.commands import DEFAULT_PREFIX, help_text
 from riverbed.comments.markdown import code, escape, fenced, table, user
 from riverbed.comments.parser import ParsedComment
+from riverbed.comments.reply_marker import format_reply_marker
 from riverbed.expiry import effective_expiry
-from riverbed.markers import format_reply_marker
 from riverbed.model import Entry, entry_title, metadata
 
 #: GitHub's cap on a comment body.
