@@ -39,7 +39,8 @@ def escape(text: str, limit: int = 200) -> str:
 
 def code(text: str, limit: int = 120) -> str:
     """Text in a code span (safe in a table cell): backtick runs and pipes cannot break out."""
-    flat = one_line(text, limit).replace("|", "\\|")
+    # GitHub does not link mentions inside code, but a zero-width space makes sure of it.
+    flat = one_line(text, limit).replace("|", "\\|").replace("@", "@\u200b")
     longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") else ""
