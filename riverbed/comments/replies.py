@@ -29,6 +29,8 @@ class Outcome:
     change: str
     entry_id: str | None = None
     detail: str = ""
+    #: True when the command wrote to memory (the index must then be staged for upload).
+    changed: bool = False
 
 
 def _header(comment_id: int, text: str) -> str:
