@@ -74,7 +74,11 @@ def expand_paths(paths_or_glob: str | Sequence[str], base_dir: str | None = None
         raise InputFormatError("eval-results is empty: give a results file path or a glob")
     found: list[str] = []
     for pattern in patterns:
-        full = pattern if base_dir is None or os.path.isabs(pattern) else os.path.join(base_dir, pattern)
+        full = (
+            pattern
+            if base_dir is None or os.path.isabs(pattern)
+            else os.path.join(base_dir, pattern)
+        )
         if glob.has_magic(pattern):
             matches = sorted(m for m in glob.glob(full, recursive=True) if os.path.isfile(m))
             if not matches:
@@ -93,8 +97,9 @@ def _status(result: PersistResult) -> str:
     return "fail" if any(r.run.status == "fail" for r in result.runs) else "pass"
 
 
-def summary_markdown(result: PersistResult, *, last: int, directions: Directions,
-                     tolerance: float) -> str:
+def summary_markdown(
+    result: PersistResult, *, last: int, directions: Directions, tolerance: float
+) -> str:
     """The job-summary block: a headline, each comparison, and each suite's chart and table."""
     status = _status(result)
     lines = [
@@ -112,9 +117,17 @@ def summary_markdown(result: PersistResult, *, last: int, directions: Directions
         shown.add(comparison.suite)
         runs = result.history.of_suite(comparison.suite)
         window = runs[-last:]
-        lines += ["", history_markdown(comparison.suite, window, key_metrics(window),
-                                       directions=directions, tolerance=tolerance,
-                                       heading_level=3)]
+        lines += [
+            "",
+            history_markdown(
+                comparison.suite,
+                window,
+                key_metrics(window),
+                directions=directions,
+                tolerance=tolerance,
+                heading_level=3,
+            ),
+        ]
         if len(runs) > len(window):
             lines.append(f"\nShowing the last {len(window)} of {len(runs)} runs.")
     notes = [f"{Path(r.path).name}: {n}" for r in result.runs for n in r.notes]
@@ -155,8 +168,9 @@ def persist_eval_results(
         tolerance=tolerance,
         directions=directions,
     )
-    result = persist_files(index_path, files, fmt=fmt, now=now, options=options,
-                           on_warning=on_warning)
+    result = persist_files(
+        index_path, files, fmt=fmt, now=now, options=options, on_warning=on_warning
+    )
     return EvalPersistReport(
         files=tuple(files),
         appended=result.appended,
@@ -164,7 +178,8 @@ def persist_eval_results(
         comparisons=result.comparisons,
         regressions=result.regressions,
         status=_status(result),
-        markdown=summary_markdown(result, last=max(1, last), directions=directions,
-                                  tolerance=tolerance),
+        markdown=summary_markdown(
+            result, last=max(1, last), directions=directions, tolerance=tolerance
+        ),
         notes=tuple(f"{r.path}: {n}" for r in result.runs for n in r.notes),
     )

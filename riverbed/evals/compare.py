@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from riverbed.errors import EntryNotFoundError, UsageError
-from riverbed.evals.direction import Directions
+from riverbed.evals.direction import DEFAULT_DIRECTIONS, Directions
 from riverbed.evals.history import EvalHistory, EvalRecord
 
 DEFAULT_TOLERANCE: Final = 0.01
@@ -40,7 +40,8 @@ class MetricChange:
             "metric": self.metric,
             "baseline": self.baseline,
             "newest": self.newest,
-            "delta": self.delta,
+            # Rounded so 0.85 - 0.8 reads 0.05, not 0.04999999999999993.
+            "delta": None if self.delta is None else round(self.delta, 12),
             "direction": "lower" if self.lower_is_better else "higher",
             "verdict": self.verdict,
             "baselineId": self.baseline_id,
@@ -123,6 +124,7 @@ def _best(pool: Sequence[EvalRecord], metric: str, lower: bool) -> EvalRecord | 
 def _changes(
     newest: EvalRecord,
     pool: Sequence[EvalRecord],
+    *,
     against: str,
     baseline: EvalRecord | None,
     tolerance: float,
@@ -156,7 +158,7 @@ def compare_suite(
     *,
     against: str = "previous",
     tolerance: float = DEFAULT_TOLERANCE,
-    directions: Directions = Directions(),
+    directions: Directions = DEFAULT_DIRECTIONS,
     newest_id: str | None = None,
     history: EvalHistory | None = None,
 ) -> SuiteComparison:
@@ -194,7 +196,9 @@ def compare_suite(
             note = f"baseline {against!r} belongs to suite {baseline.suite!r}, not {suite!r}"
     if against in BASELINES and not pool:
         note = f"first run of suite {suite!r}: no earlier run to compare with"
-    changes = _changes(newest, pool, against, baseline, tolerance, directions)
+    changes = _changes(
+        newest, pool, against=against, baseline=baseline, tolerance=tolerance, directions=directions
+    )
     return SuiteComparison(suite, newest, against, tolerance, tuple(changes), baseline, note)
 
 
@@ -204,7 +208,7 @@ def compare_history(
     suite: str | None = None,
     against: str = "previous",
     tolerance: float = DEFAULT_TOLERANCE,
-    directions: Directions = Directions(),
+    directions: Directions = DEFAULT_DIRECTIONS,
 ) -> list[SuiteComparison]:
     """One comparison per suite (or just `suite`), each for that suite's newest run."""
     suites = history.suites()

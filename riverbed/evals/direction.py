@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ def default_lower_is_better(metric: str) -> bool:
     words = metric_words(metric)
     if any(w in LOWER_IS_BETTER_WORDS for w in words):
         return True
-    return any(pair in LOWER_IS_BETTER_PAIRS for pair in zip(words, words[1:], strict=False))
+    return any(pair in LOWER_IS_BETTER_PAIRS for pair in itertools.pairwise(words))
 
 
 def _matches(metric: str, patterns: Iterable[str]) -> bool:
@@ -55,3 +56,7 @@ class Directions:
         if _matches(metric, self.lower):
             return True
         return self.defaults and default_lower_is_better(metric)
+
+
+#: The defaults alone (no explicit names).
+DEFAULT_DIRECTIONS: Final = Directions()

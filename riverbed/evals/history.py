@@ -104,7 +104,7 @@ def record_from_entry(entry: Entry, position: int) -> EvalRecord | None:
         branch=_text(source.get("branch")),
         attempt=_text(source.get("attempt")),
         source=_text(source.get("source")) or ("river-reviewer" if source is not ctx else None),
-        counts=source.get("counts") if isinstance(source.get("counts"), dict) else {},
+        counts=counts if isinstance(counts := source.get("counts"), dict) else {},
     )
 
 

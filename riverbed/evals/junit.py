@@ -91,7 +91,9 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
             f"{source}: not a valid JUnit XML report: {exc} (nothing was appended)"
         ) from None
     if root.tag not in ROOTS:
-        raise bad(source, FORMAT, f"<{root.tag}>", "the root element must be <testsuites> or <testsuite>")
+        raise bad(
+            source, FORMAT, f"<{root.tag}>", "the root element must be <testsuites> or <testsuite>"
+        )
     suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
     # Nested testsuites (jest-junit can nest) count only their own direct test cases.
     per_suite = [_suite_counts(s, source, f"testsuite[{i}]") for i, s in enumerate(suites)]
@@ -100,7 +102,9 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
         for case in suite.findall("testcase"):
             outcome, messages = _outcome(case)
             if outcome != "skipped":
-                cases.append(EvalCase(id=_case_id(case), passed=outcome == "passed", errors=messages))
+                cases.append(
+                    EvalCase(id=_case_id(case), passed=outcome == "passed", errors=messages)
+                )
     total = sum(s["tests"] for s in per_suite)
     failed = sum(s["failures"] for s in per_suite)
     errors = sum(s["errors"] for s in per_suite)
@@ -117,7 +121,7 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
         scores = {"pass_rate": passed / (total - skipped), **scores}
     else:
         notes.append(f"all {total} test(s) skipped; no pass_rate")
-    stamps = [s.get("timestamp") for s in suites if s.get("timestamp")]
+    stamps = [stamp for s in suites if (stamp := s.get("timestamp"))]
     duration = _time(root) if root.get("time") else None
     if duration is None:
         times = [t for s in suites if (t := _time(s)) is not None]

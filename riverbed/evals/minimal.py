@@ -25,7 +25,9 @@ def _case(item: Any, source: str, where: str) -> EvalCase:
     case = need_dict(item, source, FORMAT, where)
     unknown = [k for k in case if k not in CASE_KEYS]
     if unknown:
-        raise bad(source, FORMAT, where, f"unknown key(s) {', '.join(unknown)}; use id, pass, score")
+        raise bad(
+            source, FORMAT, where, f"unknown key(s) {', '.join(unknown)}; use id, pass, score"
+        )
     case_id = case.get("id")
     if not isinstance(case_id, str) or not case_id:
         raise bad(source, FORMAT, f"{where}.id", "expected the case's id (a non-empty string)")
@@ -36,7 +38,9 @@ def _case(item: Any, source: str, where: str) -> EvalCase:
     if "score" in case:
         score = finite_number(case["score"])
         if score is None:
-            raise bad(source, FORMAT, f"{where}.score", f"expected a number, found {case['score']!r}")
+            raise bad(
+                source, FORMAT, f"{where}.score", f"expected a number, found {case['score']!r}"
+            )
     return EvalCase(id=case_id, passed=passed, score=score)
 
 
@@ -45,7 +49,9 @@ def parse(document: Any, source: str) -> EvalRun:
     data = need_dict(document, source, FORMAT, "$")
     unknown = [k for k in data if k not in KEYS]
     if unknown:
-        raise bad(source, FORMAT, "$", f"unknown key(s) {', '.join(unknown)}; use {', '.join(KEYS)}")
+        raise bad(
+            source, FORMAT, "$", f"unknown key(s) {', '.join(unknown)}; use {', '.join(KEYS)}"
+        )
     suite = data.get("suite")
     if not isinstance(suite, str) or not suite.strip():
         raise bad(source, FORMAT, "$.suite", "expected the suite's name (a non-empty string)")

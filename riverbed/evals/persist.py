@@ -16,7 +16,7 @@ from riverbed.evals.compare import (
     check_tolerance,
     compare_suite,
 )
-from riverbed.evals.direction import Directions
+from riverbed.evals.direction import DEFAULT_DIRECTIONS, Directions
 from riverbed.evals.entries import DEFAULT_AUTHOR, RunIdentity, build_eval_entry, identify
 from riverbed.evals.history import EvalHistory, eval_history
 from riverbed.evals.model import EvalRun
@@ -37,7 +37,7 @@ class PersistOptions:
     author: str = DEFAULT_AUTHOR
     against: str = "previous"
     tolerance: float = DEFAULT_TOLERANCE
-    directions: Directions = Directions()
+    directions: Directions = DEFAULT_DIRECTIONS
 
 
 @dataclass(frozen=True)

@@ -60,9 +60,9 @@ def _case(result: dict[str, Any], position: int, source: str, several: bool) -> 
     )
 
 
-def _scores(results: list[dict[str, Any]], stats: dict[str, Any], counts: Counts) -> tuple[
-    dict[str, float], list[str]
-]:
+def _scores(
+    results: list[dict[str, Any]], stats: dict[str, Any], counts: Counts
+) -> tuple[dict[str, float], list[str]]:
     scores: dict[str, float] = {}
     notes: list[str] = []
     graded = counts.passed + counts.failed + counts.errors
@@ -95,7 +95,9 @@ def _scores(results: list[dict[str, Any]], stats: dict[str, Any], counts: Counts
             renamed.append(name)
         scores[key] = _mean(values)
     if renamed:
-        notes.append(f"{len(renamed)} named score(s) renamed to avoid a clash: {', '.join(renamed)}")
+        notes.append(
+            f"{len(renamed)} named score(s) renamed to avoid a clash: {', '.join(renamed)}"
+        )
     return scores, notes
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from riverbed.evals.compare import SuiteComparison, judge
-from riverbed.evals.direction import Directions
+from riverbed.evals.direction import DEFAULT_DIRECTIONS, Directions
 from riverbed.evals.history import EvalRecord, series
 
 SPARKS: Final = "▁▂▃▄▅▆▇█"
@@ -159,7 +159,7 @@ def history_markdown(
     records: Sequence[EvalRecord],
     metrics: Sequence[str],
     *,
-    directions: Directions = Directions(),
+    directions: Directions = DEFAULT_DIRECTIONS,
     tolerance: float = 0.01,
     heading_level: int = 3,
 ) -> str:

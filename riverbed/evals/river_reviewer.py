@@ -38,7 +38,9 @@ def _case(item: Any, source: str, where: str) -> EvalCase:
 def parse(document: Any, source: str) -> EvalRun:
     """An EvalRun from a parsed envelope; InputFormatError names the first wrong field."""
     envelope = need_dict(document, source, FORMAT, "$")
-    scores, notes = scores_of(envelope.get("scores"), source, FORMAT, "$.scores", tolerate_null=True)
+    scores, notes = scores_of(
+        envelope.get("scores"), source, FORMAT, "$.scores", tolerate_null=True
+    )
     results = need_list(envelope.get("results"), source, FORMAT, "$.results")
     cases = tuple(_case(item, source, f"$.results[{i}]") for i, item in enumerate(results))
     status = envelope.get("status")

@@ -51,6 +51,8 @@ def parse_xml(data: bytes) -> ET.Element:
     try:
         parser.Parse(data, True)
     except expat.ExpatError as exc:
-        raise ValueError(f"not well-formed XML: {expat.ErrorString(exc.code)} "
-                         f"at line {exc.lineno}, column {exc.offset + 1}") from None
+        raise ValueError(
+            f"not well-formed XML: {expat.ErrorString(exc.code)} "
+            f"at line {exc.lineno}, column {exc.offset + 1}"
+        ) from None
     return builder.close()
