@@ -38,7 +38,8 @@ def _outcome(case: ET.Element) -> tuple[str, tuple[str, ...]]:
 def _case_id(case: ET.Element) -> str:
     name = case.get("name") or "(unnamed)"
     classname = case.get("classname")
-    return f"{classname}::{name}" if classname else name
+    # jest-junit repeats the title in classname by default; keep one copy then.
+    return f"{classname}::{name}" if classname and classname != name else name
 
 
 def _int_attr(element: ET.Element, name: str, source: str, where: str) -> int:

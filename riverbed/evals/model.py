@@ -76,7 +76,8 @@ class EvalRun:
 
     def __post_init__(self) -> None:
         # Freeze the mappings so a run cannot change after it was read.
-        object.__setattr__(self, "scores", MappingProxyType(dict(self.scores)))
+        scores = {name: float(value) for name, value in self.scores.items()}
+        object.__setattr__(self, "scores", MappingProxyType(scores))
         object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
         if self.envelope is not None:
             object.__setattr__(self, "envelope", MappingProxyType(dict(self.envelope)))
@@ -92,7 +93,7 @@ def finite_number(value: object) -> float | None:
 
 def tidy_number(value: float) -> float | int:
     """An integral float as int (`2.0` → `2`), so stored JSON reads as JavaScript writes it."""
-    if value.is_integer() and abs(value) < 2**53:
+    if float(value).is_integer() and abs(value) < 2**53:
         return int(value)
     return value
 
