@@ -1,4 +1,4 @@
-"""Persisting runs as `eval_result` entries: shape, deterministic ids, idempotence, no half-writes."""
+"""Persisting runs as eval_result entries: shape, stable ids, idempotence, no half-writes."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def test_one_bad_file_appends_nothing(fixtures: Path, tmp_path: Path) -> None:
     index = tmp_path / "index.json"
     bad = tmp_path / "broken.xml"
     bad.write_text("<testsuites><testsuite")
-    with pytest.raises(InputFormatError, match="broken.xml"):
+    with pytest.raises(InputFormatError, match=r"broken\.xml"):
         persist_files(index, [fixtures / "promptfoo-0.121.20.json", bad], now=NOW)
     assert not index.exists()
 
