@@ -14,7 +14,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from riverbed.errors import InvalidExpiresAt
-from riverbed.expiry import effective_expiry, format_timestamp, is_expired, parse_expires_at
+from riverbed.expiry import effective_expiry, format_timestamp, parse_expires_at
+from riverbed.globs import glob_match
 from riverbed.model import (
     STATUSES,
     Entry,
@@ -26,6 +27,7 @@ from riverbed.model import (
     metadata,
     related_files,
 )
+from riverbed.review_memory import load_review_memory, revoked_ids
 
 EXPIRING_WINDOW_DAYS: Final = 14
 RECENT_WINDOW_DAYS: Final = 14
@@ -65,15 +67,24 @@ def _newest_first(entries: Iterable[Entry]) -> list[Entry]:
 
 
 def revocations(index: Index) -> dict[str, str]:
-    """suppression id → id of the `resurface` entry (any status) that revoked it."""
+    """Revoked suppression id → the id of a `resurface` entry that revoked it."""
+    revoked = revoked_ids(index)
     out: dict[str, str] = {}
     for entry in index["entries"]:
-        ctx = context(entry)
-        target = ctx.get("suppressionId")
-        revokes = entry.get("type") == "resurface" and ctx.get("action") == "revoke"
-        if revokes and isinstance(target, str):
-            out.setdefault(target, str(entry["id"]))
+        target = context(entry).get("suppressionId")
+        if entry.get("type") == "resurface" and target in revoked:
+            out.setdefault(str(target), str(entry["id"]))
     return out
+
+
+def in_force_ids(index: Index, now: datetime) -> set[str]:
+    """Ids of entries in force: review memory for any phase and file, suppressions switched on."""
+    memory = load_review_memory(index, phase=None, changed_files=None, now=now)
+    return {
+        str(e["id"])
+        for e in memory.entries
+        if e.get("type") != "suppression" or context(e).get("active") is True
+    }
 
 
 def suppression_key(entry: Entry) -> str:
@@ -85,15 +96,6 @@ def suppression_key(entry: Entry) -> str:
     if isinstance(match, dict) and isinstance(match.get("ruleId"), str):
         return f"rule {match['ruleId']}"
     return f"entry {entry['id']}"
-
-
-def _in_force(entry: Entry, now: datetime, revoked: dict[str, str]) -> bool:
-    return (
-        entry_status(entry) == "active"
-        and not is_expired(entry, now)
-        and entry["id"] not in revoked
-        and (entry.get("type") != "suppression" or context(entry).get("active") is True)
-    )
 
 
 def _source_prs(entries: Iterable[Entry]) -> list[int]:
@@ -125,7 +127,7 @@ def _item(entry: Entry, **extra: Any) -> dict[str, Any]:
     return item
 
 
-def _salient(index: Index, now: datetime, revoked: dict[str, str], limit: int) -> dict[str, Any]:
+def _salient(index: Index, live: set[str], limit: int) -> dict[str, Any]:
     entries = index["entries"]
     by_key: dict[str, list[Entry]] = {}
     for entry in entries:
@@ -133,7 +135,7 @@ def _salient(index: Index, now: datetime, revoked: dict[str, str], limit: int) -
             by_key.setdefault(suppression_key(entry), []).append(entry)
     suppressions = []
     for entry in _newest_first(
-        e for e in entries if e.get("type") == "suppression" and _in_force(e, now, revoked)
+        e for e in entries if e.get("type") == "suppression" and e["id"] in live
     ):
         ctx = context(entry)
         prs = _source_prs(by_key[suppression_key(entry)])
@@ -155,7 +157,7 @@ def _salient(index: Index, now: datetime, revoked: dict[str, str], limit: int) -
             by_successor.setdefault(entry["supersededBy"], []).append(entry)
     decisions = []
     for entry in _newest_first(
-        e for e in entries if e.get("type") in DECISION_TYPES and _in_force(e, now, revoked)
+        e for e in entries if e.get("type") in DECISION_TYPES and e["id"] in live
     ):
         replaced = list(_predecessors(entry["id"], by_successor))
         prs = _source_prs([entry, *replaced])
@@ -170,37 +172,15 @@ def _salient(index: Index, now: datetime, revoked: dict[str, str], limit: int) -
     return {"suppressions": _capped(suppressions, limit), "decisions": _capped(decisions, limit)}
 
 
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
-
-
 def _overlap(left: list[str], right: list[str]) -> str | None:
     """A shared path or glob of two file lists (equal, or one matching the other), if any."""
     for a in left:
         for b in right:
             if a == b:
                 return a
-            if _glob_regex(a).fullmatch(b):
+            if glob_match(a, b):
                 return f"{b} matches {a}"
-            if _glob_regex(b).fullmatch(a):
+            if glob_match(b, a):
                 return f"{a} matches {b}"
     return None
 
@@ -230,9 +210,9 @@ def _mentions_rule(entry: Entry, rule: str) -> bool:
     )
 
 
-def _tensions(index: Index, now: datetime, revoked: dict[str, str]) -> list[dict[str, Any]]:
+def _tensions(index: Index, in_force: set[str], revoked: dict[str, str]) -> list[dict[str, Any]]:
     entries = index["entries"]
-    live = [e for e in entries if _in_force(e, now, revoked)]
+    live = [e for e in entries if e["id"] in in_force]
     out: list[dict[str, Any]] = []
     guidance = [e for e in live if e.get("type") in GUIDANCE_TYPES]
     for suppression in (e for e in live if e.get("type") == "suppression"):
@@ -279,7 +259,7 @@ def _tensions(index: Index, now: datetime, revoked: dict[str, str]) -> list[dict
             by_key.setdefault(suppression_key(entry), []).append(entry)
     for key, group in sorted(by_key.items()):
         gone = [e for e in group if e["id"] in revoked]
-        back = [e for e in group if e["id"] not in revoked and _in_force(e, now, revoked)]
+        back = [e for e in group if e["id"] in in_force]
         if gone and back:
             out.append(
                 {
@@ -309,6 +289,7 @@ def status_data(
     """The orientation view as data (`riverbed status --json`, the MCP `status` tool)."""
     entries = index["entries"]
     revoked = revocations(index)
+    live = in_force_ids(index, now)
     by_type: dict[str, Counter[str]] = {}
     for entry in entries:
         by_type.setdefault(str(entry.get("type")), Counter())[entry_status(entry)] += 1
@@ -339,8 +320,8 @@ def status_data(
         "byStatus": {s: totals.get(s, 0) for s in STATUSES},
         "byType": {t: dict(c) for t, c in sorted(by_type.items())},
         "limit": limit,
-        "salient": _salient(index, now, revoked, limit),
-        "tensions": _capped(_tensions(index, now, revoked), limit),
+        "salient": _salient(index, live, limit),
+        "tensions": _capped(_tensions(index, live, revoked), limit),
         "expiringWithinDays": EXPIRING_WINDOW_DAYS,
         "expiring": _capped([item for _, item in expiring], limit),
         "unparseableExpiries": _capped(unparseable, limit),

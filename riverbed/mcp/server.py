@@ -76,12 +76,13 @@ def build_server(settings: ServerSettings) -> MCPServer:
             Field(description="repo-relative paths you change; omit for memory of every file"),
         ] = None,
         max_chars: Annotated[
-            int, Field(ge=200, le=100_000, description="size budget of the text")
+            int,
+            Field(ge=tools.MIN_CONTEXT_CHARS, le=100_000, description="size budget of the text"),
         ] = tools.DEFAULT_CONTEXT_CHARS,
     ) -> str:
         return _guarded(
             lambda: tools.context_tool(
-                settings, phase=phase, files=files or [], max_chars=max_chars, now=utc_now()
+                settings, phase=phase, files=files, max_chars=max_chars, now=utc_now()
             )
         )
 

@@ -21,6 +21,7 @@ MAX_QUERY_LIMIT: Final = 100
 #: Content longer than this is cut in query results (the full text is one `riverbed show` away).
 CONTENT_PREVIEW_CHARS: Final = 400
 DEFAULT_CONTEXT_CHARS: Final = 4000
+MIN_CONTEXT_CHARS: Final = 300  # what format_memory_for_prompt accepts
 
 
 @dataclass(frozen=True)
@@ -176,16 +177,20 @@ def context_tool(
     settings: ServerSettings,
     *,
     phase: str | None,
-    files: list[str],
+    files: list[str] | None,
     max_chars: int,
     now: datetime,
 ) -> str:
-    """The prompt context (`format_memory_for_prompt`) for a phase and the files being changed."""
-    from riverbed import format_memory_for_prompt, load_review_memory
+    """The prompt context (`format_memory_for_prompt`) for a phase and the files being changed.
+
+    `files=None` means memory of every file; a list keeps file-bound entries to those files.
+    """
+    from riverbed.prompt_context import format_memory_for_prompt
+    from riverbed.review_memory import load_review_memory
 
     index, warnings = _load(settings)
     memory = load_review_memory(index, phase=phase, changed_files=files, now=now)
     text = format_memory_for_prompt(memory, max_chars=max_chars)
     if warnings:
-        text += "\n\n" + "\n".join(f"warning: {w}" for w in warnings)
+        text += "\n" + "\n".join(f"_warning: {w}_" for w in warnings)
     return text

@@ -201,6 +201,42 @@ def test_query_limit_counts_what_it_left_out_and_trims_content(index_path: Path)
     assert bad.is_error
 
 
+def test_context_is_the_prompt_memory_for_a_phase_and_files(index_path: Path) -> None:
+    seed(
+        index_path,
+        entry(
+            "wontfix-api-logging",
+            "wontfix",
+            meta={"phase": "midstream", "relatedFiles": ["src/api/**"]},
+        ),
+        entry("pattern-upstream-only", "pattern", meta={"phase": "upstream"}),
+        {
+            **entry("suppression-any-phase", "suppression"),
+            "context": {"scope": "file", "active": True, "fingerprint": "0123456789abcdef"},
+        },
+        *(entry(f"decision-{n}", content="why " * 60) for n in range(30)),
+    )
+
+    async def body(client: ClientSession) -> list[Any]:
+        return [
+            await client.call_tool(
+                "context", {"phase": "midstream", "files": ["src/api/handler.py"]}
+            ),
+            await client.call_tool("context", {"phase": "midstream", "files": ["README.md"]}),
+            await client.call_tool("context", {"max_chars": 600}),
+            await client.call_tool("context", {"max_chars": 10}),
+        ]
+
+    api, readme, small, too_small = run(index_path, body)
+    text = text_of(api)
+    assert not api.is_error and text.startswith("## Review memory (riverbed)")
+    assert "wontfix-api-logging" in text and "suppression-any-phase" in text
+    assert "pattern-upstream-only" not in text
+    assert "wontfix-api-logging" not in text_of(readme)
+    assert len(text_of(small)) <= 600 and "left out by the 600-character budget" in text_of(small)
+    assert too_small.is_error
+
+
 def test_status_is_the_same_data_as_the_cli(index_path: Path) -> None:
     seed(index_path, entry("decision-a"), entry("wontfix-b", "wontfix", expiresAt="not a date"))
     data = run(index_path, lambda c: c.call_tool("status", {}))
