@@ -15,7 +15,8 @@ _PATTERNS: tuple[tuple[str, str, str], ...] = (
     (
         "AWS secret access key",
         r"[Aa][Ww][Ss]",
-        r"(?i)aws.{0,20}(?:secret|key).{0,20}[\"'=: ]+[A-Za-z0-9/+=]{40}\b",
+        # Not `\b` at the end: a base64 key may end in `/` or `+`, after which `\b` fails.
+        r"(?i)aws.{0,20}(?:secret|key).{0,20}[\"'=: ]+[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])",
     ),
     (
         "private key block",
@@ -43,6 +44,9 @@ def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
         yield path, value
     elif isinstance(value, dict):
         for key, item in value.items():
+            # Keys are text too (a free `context` object can carry anything); a key is named
+            # by its parent, so a refusal never echoes the credential it found.
+            yield f"{path} (a key)", str(key)
             yield from _strings(item, f"{path}.{key}")
     elif isinstance(value, list):
         for position, item in enumerate(value):
