@@ -1,0 +1,157 @@
+"""Credential-shaped text is refused on append wherever it hides in an entry; nothing is written.
+
+The token values are assembled at run time (no literal credential sits in this file) and are
+random, so no real secret is used. Each shape goes through the library, the CLI, a comment
+command and the MCP `deposit` tool.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import reliability_support as support
+
+from riverbed import SecretInEntryError, append_entries, append_entry
+
+_rng = random.Random(20261130)
+
+
+def _chars(alphabet: str, count: int) -> str:
+    return "".join(_rng.choice(alphabet) for _ in range(count))
+
+
+ALNUM = string.ascii_letters + string.digits
+UPPER = string.ascii_uppercase + string.digits
+# kind → a random credential of that shape
+TOKENS: dict[str, str] = {
+    "GitHub token": "gh" + "p_" + _chars(ALNUM, 36),
+    "GitHub app token": "gh" + "s_" + _chars(ALNUM, 36),
+    "GitHub fine-grained token": "github" + "_pat_" + _chars(ALNUM + "_", 82),
+    "AWS access key id": "AK" + "IA" + _chars(UPPER, 16),
+    "AWS secret access key": "aws_secret_access_key = " + _chars(ALNUM + "/+", 40),
+    "private key block": "-----BEGIN " + "RSA PRIVATE KEY-----\nMIIE" + _chars(ALNUM, 60),
+    "Slack token": "xo" + "xb-" + _chars(string.digits, 12) + "-" + _chars(ALNUM, 24),
+    "Google API key": "AI" + "za" + _chars(ALNUM + "_-", 35),
+    "Stripe secret key": "sk" + "_live_" + _chars(ALNUM, 24),
+    "OpenAI API key": "sk" + "-proj-" + _chars(ALNUM, 48),
+    "Anthropic API key": "sk" + "-ant-api03-" + _chars(ALNUM, 40),
+    "npm token": "np" + "m_" + _chars(ALNUM, 36),
+    "JSON web token": "ey" + "J" + _chars(ALNUM, 20) + ".eyJ" + _chars(ALNUM, 30) + "."
+    + _chars(ALNUM, 20),
+}
+# How a token sits in ordinary text.
+WRAPPINGS: dict[str, Callable[[str], str]] = {
+    "bare": lambda t: t,
+    "env assignment": lambda t: f"export GH_TOKEN={t}",
+    "bearer header": lambda t: f"Authorization: Bearer {t}",
+    "in a URL": lambda t: f"https://x-access-token:{t}@github.com/o/r.git",
+    "in a code span": lambda t: f"the key was `{t}` until rotated",
+    "quoted JSON": lambda t: f'{{"token": "{t}"}}',
+}
+# Where a string sits in an entry: a function that puts `text` there.
+PLACES: dict[str, Callable[[dict[str, Any], str], str]] = {
+    "title": lambda e, t: e.__setitem__("title", t) or "$.title",
+    "content": lambda e, t: e.__setitem__("content", "notes:\n" + t) or "$.content",
+    "summary": lambda e, t: e["metadata"].__setitem__("summary", t) or "$.metadata.summary",
+    "tag": lambda e, t: e["metadata"].__setitem__("tags", ["ok", t]) or "$.metadata.tags[1]",
+    "context value": lambda e, t: e.__setitem__("context", {"deep": {"list": [1, t]}})
+    or "$.context.deep.list[1]",
+    "context key": lambda e, t: e.__setitem__("context", {t: "value"}) or "$.context",
+}
+
+
+def _entry_with(place: str, text: str) -> tuple[dict[str, Any], str]:
+    entry = support.make_entry("secret-carrier")
+    field = PLACES[place](entry, text)
+    return entry, field
+
+
+@pytest.mark.parametrize("place", sorted(PLACES))
+@pytest.mark.parametrize("kind", sorted(TOKENS))
+def test_library_refuses_every_shape_in_every_place(
+    index_path: Path, kind: str, place: str
+) -> None:
+    append_entry(index_path, support.make_entry("already-there"))
+    before = index_path.read_bytes()
+    for wrapping, wrap in WRAPPINGS.items():
+        entry, field = _entry_with(place, wrap(TOKENS[kind]))
+        with pytest.raises(SecretInEntryError) as caught:
+            append_entries(index_path, [support.make_entry("innocent"), entry])
+        message = str(caught.value)
+        assert field in message, (wrapping, message)
+        assert "secret-carrier" in message
+        assert TOKENS[kind] not in message, "the refusal must not echo the credential"
+        assert index_path.read_bytes() == before, "a refused batch writes nothing at all"
+        support.count("secret appends refused (library)")
+
+
+def test_near_misses_are_not_refused(index_path: Path) -> None:
+    """Prose about credentials is fine; only credential-shaped strings are refused."""
+    texts = [
+        "GitHub tokens start with ghp_ followed by 36 characters",
+        "set AWS_SECRET_ACCESS_KEY in the CI settings, never in code",
+        "-----BEGIN CERTIFICATE----- is public, a PRIVATE KEY block is not",
+        "sk-short is not a key",
+    ]
+    for number, text in enumerate(texts):
+        append_entry(index_path, support.make_entry(f"prose-{number}", content=text))
+    support.count("secret near-misses accepted")
+
+
+def test_cli_add_refuses_a_token(index_path: Path) -> None:
+    for kind in ("GitHub token", "AWS access key id", "private key block"):
+        result = subprocess.run(
+            [sys.executable, "-m", "riverbed", "--index", str(index_path), "add", "--type",
+             "decision", "--title", "rotate keys", "--content", WRAPPINGS["env assignment"](
+                 TOKENS[kind])],
+            capture_output=True, text=True, check=False,
+        )
+        assert result.returncode == 2, result.stderr
+        assert "$.content" in result.stderr and kind in result.stderr
+        assert TOKENS[kind] not in result.stderr + result.stdout
+        assert not index_path.exists()
+        support.count("secret appends refused (CLI)")
+
+
+def test_mcp_deposit_refuses_a_token(index_path: Path) -> None:
+    pytest.importorskip("mcp")
+    import os
+
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    append_entry(index_path, support.make_entry("already-there"))
+    before = index_path.read_bytes()
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "riverbed", "mcp", "--index", str(index_path)],
+        env={"PYTHONPATH": os.environ.get("PYTHONPATH", os.pathsep.join(sys.path))},
+    )
+
+    async def deposit_all() -> list[tuple[str, bool, str]]:
+        outcomes = []
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            for kind, token in TOKENS.items():
+                for field in ("title", "content"):
+                    arguments = {"type": "decision", "title": "t", "content": "c"}
+                    arguments[field] = f"use {token} for now"
+                    result = await client.call_tool("deposit", arguments)
+                    text = "".join(getattr(b, "text", "") for b in result.content)
+                    outcomes.append((f"{kind} in {field}", result.is_error, text))
+        return outcomes
+
+    outcomes = anyio.run(deposit_all)
+    for what, is_error, text in outcomes:
+        assert is_error, what
+        assert "looks like a" in text, (what, text)
+        support.count("secret deposits refused (MCP)")
+    assert index_path.read_bytes() == before
