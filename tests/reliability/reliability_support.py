@@ -1,4 +1,4 @@
-"""Shared knobs and helpers of the reliability suite: quick by default, long with RIVERBED_STRESS=1."""
+"""Shared knobs and helpers of the reliability suite (quick by default, RIVERBED_STRESS=1 long)."""
 
 from __future__ import annotations
 

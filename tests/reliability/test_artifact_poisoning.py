@@ -108,9 +108,16 @@ def _with_limits(env: dict[str, str], limits: ZipLimits) -> tuple[int, dict[str,
     return code, runner.outputs
 
 
-def _run(tmp: Path, poison: Poison, rng: random.Random, monkeypatch: pytest.MonkeyPatch,
-         capsys: pytest.CaptureFixture[str], *, repository_id: int = REPO_ID,
-         limits: ZipLimits | None = None) -> Outcome:
+def _run(
+    tmp: Path,
+    poison: Poison,
+    rng: random.Random,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    *,
+    repository_id: int = REPO_ID,
+    limits: ZipLimits | None = None,
+) -> Outcome:
     workspace, runner_temp = tmp / "workspace", tmp / "runner-temp"
     index = workspace / ".river" / "memory" / "index.json"
     index.parent.mkdir(parents=True)
@@ -151,8 +158,12 @@ def _run(tmp: Path, poison: Poison, rng: random.Random, monkeypatch: pytest.Monk
     # captured.err holds only the stand-in server's own thread noise (a client hanging up
     # mid-download); what the action says goes to stdout, as on a runner.
     return Outcome(
-        code, captured.out + summary.read_text(),
-        runner_temp / "riverbed-artifact" / "index.json", outputs, trusted, poisoned,
+        code,
+        captured.out + summary.read_text(),
+        runner_temp / "riverbed-artifact" / "index.json",
+        outputs,
+        trusted,
+        poisoned,
     )
 
 
@@ -182,7 +193,9 @@ UNTRUSTED: dict[str, tuple[Poison, str]] = {
 
 @pytest.mark.parametrize("kind", sorted(UNTRUSTED))
 def test_untrusted_artifacts_are_skipped_and_said_so(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    kind: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     poison, needle = UNTRUSTED[kind]
@@ -211,8 +224,17 @@ def test_artifacts_of_another_repository_id_are_skipped(
 
 # ----------------------------------------------------------------- hostile payloads
 def _slip(fake: FakeGitHub, rng: random.Random) -> int:
-    name = rng.choice(["../evil.sh", "../../.bashrc", "/etc/evil", "a/../../evil", "C:/evil",
-                       "..\\evil", "index.json/../../evil"])
+    name = rng.choice(
+        [
+            "../evil.sh",
+            "../../.bashrc",
+            "/etc/evil",
+            "a/../../evil",
+            "C:/evil",
+            "..\\evil",
+            "index.json/../../evil",
+        ]
+    )
     return fake.add_artifact_zip(
         zip_bytes=_zip({"index.json": POISON_INDEX, name: b"echo pwned"}), digest="auto"
     )
@@ -273,7 +295,9 @@ def _assert_refused(outcome: Outcome, needle: str, root: Path) -> None:
 
 @pytest.mark.parametrize("kind", sorted(HOSTILE))
 def test_hostile_payloads_fail_the_step_and_stage_nothing(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    kind: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     poison, needle = HOSTILE[kind]

@@ -42,7 +42,10 @@ CASES: dict[str, tuple[bytes, str]] = {
     "empty file": (b"", "invalid JSON"),
     "wrong version": (GOOD.replace(b'"version": "1"', b'"version": "2"'), "$.version"),
     "entry missing metadata": (_without_metadata(), "$.entries[1]"),
-    "non-UTF-8 bytes": (GOOD.replace(b"content of corrupt-a", b"content \xff\xfe of"), "invalid JSON"),
+    "non-UTF-8 bytes": (
+        GOOD.replace(b"content of corrupt-a", b"content \xff\xfe of"),
+        "invalid JSON",
+    ),
     "10 MB single string": (b'"' + b"a" * 10_000_000 + b'"', "$"),
     "10 MB string inside an entry id": (
         GOOD.replace(b'"corrupt-b"', b'"' + b"\x01" * 10_000_000 + b'"', 1),
@@ -66,7 +69,9 @@ READERS_AND_WRITERS: dict[str, Callable[[Path], object]] = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("operation", sorted(READERS_AND_WRITERS))
-def test_corrupt_index_is_refused_and_untouched(index_path: Path, case: str, operation: str) -> None:
+def test_corrupt_index_is_refused_and_untouched(
+    index_path: Path, case: str, operation: str
+) -> None:
     data, where = CASES[case]
     index_path.write_bytes(data)
     os.utime(index_path, ns=(1_600_000_000_000_000_000, 1_600_000_000_000_000_000))
@@ -88,11 +93,17 @@ def test_corrupt_index_is_refused_and_untouched(index_path: Path, case: str, ope
 def test_cli_reports_corruption_with_exit_3(index_path: Path, case: str) -> None:
     data, _ = CASES[case]
     index_path.write_bytes(data)
-    for verb in (["validate"], ["status"], ["add", "--type", "pattern", "--title", "t",
-                                             "--content", "c"], ["expire"]):
+    for verb in (
+        ["validate"],
+        ["status"],
+        ["add", "--type", "pattern", "--title", "t", "--content", "c"],
+        ["expire"],
+    ):
         result = subprocess.run(
             [sys.executable, "-m", "riverbed", "--index", str(index_path), *verb],
-            capture_output=True, text=True, check=False,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert result.returncode == 3, (verb, result.stderr)
         assert "Traceback" not in result.stderr

@@ -7,6 +7,7 @@ import random
 import shutil
 import signal
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +86,7 @@ def _run_child(path: Path, operation: Operation, kill_after: float | None) -> tu
         try:
             operation(path)
         except BaseException:
+            traceback.print_exc()  # shows in the test's captured stderr if it ever fails
             code = 1
         finally:
             os._exit(code)
@@ -145,3 +147,75 @@ def test_sigkill_leaves_old_or_new_content(tmp_path: Path, scenario_index: int) 
     support.count("crash kills that left the old file", outcomes_old)
     support.count("crash kills that left the new file", outcomes_new)
     support.count("crash kills that left a temp file (cleaned by the next writer)", leftovers_seen)
+
+
+def test_sigkill_during_the_actions_staging_leaves_nothing_or_the_whole_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A persist run killed anywhere: the staged file is absent or complete, never partial."""
+    import importlib.util
+
+    from riverbed.testing.events import push_event, write_event
+    from riverbed.testing.fake_github import FakeGitHub
+
+    entrypoint = Path(__file__).resolve().parents[2] / "entrypoint.py"
+    spec = importlib.util.spec_from_file_location("riverbed_entrypoint_crash", entrypoint)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    # Entries without expiry: the staged bytes do not depend on the moment of the run.
+    base = [support.make_entry(f"stage-{n:04d}", content="x " * 200) for n in range(400)]
+    runner_temp = tmp_path / "runner-temp"
+    staged = runner_temp / "riverbed-artifact" / "index.json"
+    with FakeGitHub(owner="octo", repo="demo", repository_id=1001) as fake:
+        fake.add_artifact(files={"index.json": support.index_bytes(base)})
+        event = write_event(push_event(api_url=fake.api_url), tmp_path / "event.json")
+        (tmp_path / "workspace").mkdir()
+        runner_temp.mkdir()
+        (tmp_path / "out").touch()
+        (tmp_path / "summary").touch()
+        env = {
+            "GITHUB_API_URL": fake.api_url,
+            "GITHUB_REPOSITORY": "octo/demo",
+            "GITHUB_REPOSITORY_ID": "1001",
+            "GITHUB_EVENT_NAME": "push",
+            "GITHUB_EVENT_PATH": str(event),
+            "GITHUB_WORKSPACE": str(tmp_path / "workspace"),
+            "RUNNER_TEMP": str(runner_temp),
+            "GITHUB_OUTPUT": str(tmp_path / "out"),
+            "GITHUB_STEP_SUMMARY": str(tmp_path / "summary"),
+            "INPUT_GITHUB_TOKEN": fake.token,
+            "INPUT_MODE": "persist",
+        }
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+
+        def persist(_path: Path) -> object:
+            with open(os.devnull, "w") as quiet:  # the child's log is not this test's output
+                os.dup2(quiet.fileno(), 1)
+                code = module.main()
+            if code != 0:
+                raise SystemExit(code)
+            return None
+
+        durations = [_run_child(staged, persist, None)[1] for _ in range(2)]
+        expected = staged.read_bytes()
+        assert expected == support.index_bytes(base)
+        rng = random.Random("crash-staging")
+        wanted = support.scale(10, 60)
+        kills = absent = complete = attempts = 0
+        while kills < wanted:
+            attempts += 1
+            assert attempts < wanted * 20, "kills kept missing the action"
+            killed, _ = _run_child(staged, persist, rng.uniform(0, max(durations) * 1.2))
+            if staged.exists():
+                assert staged.read_bytes() == expected, "a partial staged index"
+            for folder in (staged.parent, runner_temp):
+                assert len(list(folder.glob(".*.tmp"))) <= 1, "temp files accumulate"
+            if killed:
+                kills += 1
+                absent += not staged.exists()
+                complete += staged.exists()
+    support.count("crash kills (action staging)", kills)
+    support.count("crash kills (total)", kills)
+    support.count("crash kills during staging that left no staged file", absent)

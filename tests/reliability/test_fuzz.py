@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import reliability_support as support
@@ -23,7 +23,7 @@ from riverbed.query import query_memory
 from riverbed.storage import parse_index_bytes
 from riverbed.store import date_warnings
 
-SETTINGS = support.examples(500, 20_000)
+SETTINGS = support.examples(500, 10_000)
 SLOWEST_ALLOWED = 2.0  # seconds for one bounded example on a loaded 2-core machine
 _slowest: dict[str, float] = {}
 
@@ -58,9 +58,30 @@ json_values = st.recursive(
     ),
     max_leaves=25,
 )
-FIELDS = ["id", "type", "title", "content", "metadata", "context", "status", "supersededBy",
-          "expiresAt", "createdAt", "updatedAt", "author", "phase", "tags", "relatedFiles",
-          "links", "confidence", "summary", "active", "fingerprint", "match", "feedbackType"]
+FIELDS = [
+    "id",
+    "type",
+    "title",
+    "content",
+    "metadata",
+    "context",
+    "status",
+    "supersededBy",
+    "expiresAt",
+    "createdAt",
+    "updatedAt",
+    "author",
+    "phase",
+    "tags",
+    "relatedFiles",
+    "links",
+    "confidence",
+    "summary",
+    "active",
+    "fingerprint",
+    "match",
+    "feedbackType",
+]
 
 
 @st.composite
@@ -102,8 +123,10 @@ def loadable_index(draw: st.DrawFn) -> Any:
 
 
 index_like = st.fixed_dictionaries(
-    {"version": st.sampled_from(["1", "1", "2", 1, None]),
-     "entries": st.lists(entry_like(), max_size=5)},
+    {
+        "version": st.sampled_from(["1", "1", "2", 1, None]),
+        "entries": st.lists(entry_like(), max_size=5),
+    },
     optional={"generatedAt": json_scalars, "extra": json_values},
 )
 
@@ -180,6 +203,34 @@ date_like = st.one_of(
     st.integers().map(str),
     st.binary(max_size=40).map(lambda b: b.decode("latin-1")),
 )
+
+
+@st.composite
+def valid_date_times(draw: st.DrawFn) -> tuple[str, datetime]:
+    """An RFC 3339 date-time string and the instant it names (computed independently)."""
+    moment = draw(st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)))
+    minutes = draw(st.integers(-(23 * 60 + 59), 23 * 60 + 59))
+    digits = draw(st.integers(0, 9))
+    frac = f".{moment.microsecond:06d}"[: digits + 1] if digits else ""
+    if minutes == 0 and draw(st.booleans()):
+        offset = draw(st.sampled_from(["Z", "z"]))
+    else:
+        sign = "-" if minutes < 0 else "+"
+        offset = f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+    day = f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}"  # %Y does not pad year 999
+    text = f"{day}{draw(st.sampled_from('Tt'))}{moment:%H:%M:%S}{frac}{offset}"
+    kept = int((f"{moment.microsecond:06d}"[:digits] + "000000")[:6]) if digits else 0
+    instant = moment.replace(microsecond=kept) - timedelta(minutes=minutes)
+    return text, instant.replace(tzinfo=UTC)
+
+
+@SETTINGS
+@given(valid_date_times())
+def test_parse_expires_at_accepts_every_rfc3339_date_time(case: tuple[str, datetime]) -> None:
+    text, instant = case
+    parsed = fuzz_call("parse_expires_at (valid date-times)", lambda: parse_expires_at(text))
+    assert parsed == instant, text
+    support.count("fuzz dates accepted")
 
 
 @SETTINGS

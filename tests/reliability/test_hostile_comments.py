@@ -51,17 +51,30 @@ class Bench:
     monkeypatch: pytest.MonkeyPatch
     runs: int = 0
 
-    def comment(self, body: str, user: str = "maintainer", *, user_type: str = "User",
-                action: str = "created") -> Outcome:
+    def comment(
+        self,
+        body: str,
+        user: str = "maintainer",
+        *,
+        user_type: str = "User",
+        action: str = "created",
+    ) -> Outcome:
         self.runs += 1
         work = self.tmp / f"run{self.runs}"
         (work / "temp").mkdir(parents=True)
         (work / "workspace").mkdir()
         (work / "output").touch()
         comment_id = self.gh.add_issue_comment(issue=PR, body=body, user=user)
-        payload = issue_comment_event(PR, comment_id, body, user, is_pull=True,
-                                      user_type=user_type, action=action,
-                                      api_url=self.gh.api_url)
+        payload = issue_comment_event(
+            PR,
+            comment_id,
+            body,
+            user,
+            is_pull=True,
+            user_type=user_type,
+            action=action,
+            api_url=self.gh.api_url,
+        )
         env = {
             "GITHUB_API_URL": self.gh.api_url,
             "GITHUB_REPOSITORY": "octo/demo",
@@ -82,33 +95,60 @@ class Bench:
         config = build_config(env_input_reader(env), env)
         runner = Runner()
         started = time.perf_counter()
-        code = run_action(config, runner, now=NOW,
-                          settings=GitHubSettings(retries=0, seconds_between_writes=0, timeout=10))
+        code = run_action(
+            config,
+            runner,
+            now=NOW,
+            settings=GitHubSettings(retries=0, seconds_between_writes=0, timeout=10),
+        )
         seconds = time.perf_counter() - started
         staged = config.staged_path
         support.count("hostile comment runs")
-        return Outcome(code, dict(runner.outputs),
-                       json.loads(staged.read_bytes()) if staged.exists() else None,
-                       self._replies()[replies_before:], len(self.gh.requests) - before, seconds)
+        return Outcome(
+            code,
+            dict(runner.outputs),
+            json.loads(staged.read_bytes()) if staged.exists() else None,
+            self._replies()[replies_before:],
+            len(self.gh.requests) - before,
+            seconds,
+        )
 
     def _replies(self) -> list[str]:
-        return [c["body"] for c in self.gh.issue_comments.get(PR, [])
-                if c["user"]["login"] == "github-actions[bot]"]
+        return [
+            c["body"]
+            for c in self.gh.issue_comments.get(PR, [])
+            if c["user"]["login"] == "github-actions[bot]"
+        ]
 
 
 @pytest.fixture
 def bench(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Bench]:
     with FakeGitHub(owner="octo", repo="demo", repository_id=1001) as gh:
-        gh.add_pull(number=PR, head_sha="a" * 40, files=[
-            {"filename": "src/app.py", "status": "modified", "additions": 1, "deletions": 0,
-             "patch": "@@ -1 +1,2 @@\n import os\n+import subprocess\n"},
-        ])
-        for login, role in {"maintainer": "write", "owner": "admin", "reader": "read",
-                            "triager": "triage", "outsider": None}.items():
+        gh.add_pull(
+            number=PR,
+            head_sha="a" * 40,
+            files=[
+                {
+                    "filename": "src/app.py",
+                    "status": "modified",
+                    "additions": 1,
+                    "deletions": 0,
+                    "patch": "@@ -1 +1,2 @@\n import os\n+import subprocess\n",
+                },
+            ],
+        )
+        for login, role in {
+            "maintainer": "write",
+            "owner": "admin",
+            "reader": "read",
+            "triager": "triage",
+            "outsider": None,
+        }.items():
             gh.set_permission(login, role)
         run = gh.add_run(event="push")
-        gh.add_artifact(run_id=run, files={"index.json": support.index_bytes(
-            [support.make_entry("p1")])})
+        gh.add_artifact(
+            run_id=run, files={"index.json": support.index_bytes([support.make_entry("p1")])}
+        )
         yield Bench(gh, tmp_path, monkeypatch)
 
 
@@ -133,10 +173,15 @@ def test_non_writers_are_refused_politely(bench: Bench, user: str) -> None:
     support.count("hostile comments refused: non-writer")
 
 
-@pytest.mark.parametrize(("user", "user_type"), [
-    ("renovate[bot]", "Bot"), ("github-actions[bot]", "Bot"), ("sneaky[bot]", "User"),
-    ("maintainer", "Bot"),
-])
+@pytest.mark.parametrize(
+    ("user", "user_type"),
+    [
+        ("renovate[bot]", "Bot"),
+        ("github-actions[bot]", "Bot"),
+        ("sneaky[bot]", "User"),
+        ("maintainer", "Bot"),
+    ],
+)
 def test_bots_are_ignored_without_a_request(bench: Bench, user: str, user_type: str) -> None:
     if user != "maintainer":
         bench.gh.set_permission(user, "admin")  # even a bot with admin rights is not obeyed

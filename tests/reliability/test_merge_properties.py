@@ -156,7 +156,8 @@ def test_lifecycle_changes_alone_are_not_conflicts(replicas: list[Index]) -> Non
     shared = [e["id"] for e in b["entries"] if e["id"] in bodies_a]
     result = merge_indexes(a, b)
     created_differently = {
-        i for i in shared
+        i
+        for i in shared
         if _origin(bodies_a[i]) != _origin(next(e for e in b["entries"] if e["id"] == i))
     }
     reported = {c.split("'")[1] for c in result.conflicts}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -84,7 +85,7 @@ class _Observer(threading.Thread):
 def _transition_problems(entry_id: str, states: list[tuple[str, Any]]) -> list[str]:
     """Statuses only move forward; a superseded entry keeps the entry that superseded it."""
     problems = []
-    for (before, by_before), (after, by_after) in zip(states, states[1:], strict=False):
+    for (before, by_before), (after, by_after) in itertools.pairwise(states):
         if STATUS_RANK[after] < STATUS_RANK[before]:
             problems.append(f"{entry_id}: {before} -> {after}")
         if before != "active" and by_before is not None and by_after != by_before:

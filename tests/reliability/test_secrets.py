@@ -43,7 +43,12 @@ TOKENS: dict[str, str] = {
     "OpenAI API key": "sk" + "-proj-" + _chars(ALNUM, 48),
     "Anthropic API key": "sk" + "-ant-api03-" + _chars(ALNUM, 40),
     "npm token": "np" + "m_" + _chars(ALNUM, 36),
-    "JSON web token": "ey" + "J" + _chars(ALNUM, 20) + ".eyJ" + _chars(ALNUM, 30) + "."
+    "JSON web token": "ey"
+    + "J"
+    + _chars(ALNUM, 20)
+    + ".eyJ"
+    + _chars(ALNUM, 30)
+    + "."
     + _chars(ALNUM, 20),
 }
 # How a token sits in ordinary text.
@@ -61,8 +66,9 @@ PLACES: dict[str, Callable[[dict[str, Any], str], str]] = {
     "content": lambda e, t: e.__setitem__("content", "notes:\n" + t) or "$.content",
     "summary": lambda e, t: e["metadata"].__setitem__("summary", t) or "$.metadata.summary",
     "tag": lambda e, t: e["metadata"].__setitem__("tags", ["ok", t]) or "$.metadata.tags[1]",
-    "context value": lambda e, t: e.__setitem__("context", {"deep": {"list": [1, t]}})
-    or "$.context.deep.list[1]",
+    "context value": lambda e, t: (
+        e.__setitem__("context", {"deep": {"list": [1, t]}}) or "$.context.deep.list[1]"
+    ),
     "context key": lambda e, t: e.__setitem__("context", {t: "value"}) or "$.context",
 }
 
@@ -108,10 +114,23 @@ def test_near_misses_are_not_refused(index_path: Path) -> None:
 def test_cli_add_refuses_a_token(index_path: Path) -> None:
     for kind in ("GitHub token", "AWS access key id", "private key block"):
         result = subprocess.run(
-            [sys.executable, "-m", "riverbed", "--index", str(index_path), "add", "--type",
-             "decision", "--title", "rotate keys", "--content", WRAPPINGS["env assignment"](
-                 TOKENS[kind])],
-            capture_output=True, text=True, check=False,
+            [
+                sys.executable,
+                "-m",
+                "riverbed",
+                "--index",
+                str(index_path),
+                "add",
+                "--type",
+                "decision",
+                "--title",
+                "rotate keys",
+                "--content",
+                WRAPPINGS["env assignment"](TOKENS[kind]),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert result.returncode == 2, result.stderr
         assert "$.content" in result.stderr and kind in result.stderr

@@ -53,9 +53,7 @@ def _untouched(path: Path) -> Iterator[None]:
 
 
 WRITES: dict[str, Callable[[Path], object]] = {
-    "append_entry": lambda p: append_entry(
-        p, support.make_entry("fail-new", content="y" * 80_000)
-    ),
+    "append_entry": lambda p: append_entry(p, support.make_entry("fail-new", content="y" * 80_000)),
     "expire_entries": lambda p: expire_entries(p, now=support.FIXED_NOW),
     "archive_entry": lambda p: archive_entry(p, "fail-keep", reason="test", now=support.FIXED_NOW),
 }
@@ -123,9 +121,23 @@ def test_read_only_file_system_through_the_cli(read_only_dir: Path) -> None:
     path = read_only_dir / "index.json"
     with _untouched(path):
         result = subprocess.run(
-            [sys.executable, "-m", "riverbed", "--index", str(path), "add", "--type", "pattern",
-             "--title", "t", "--content", "c"],
-            capture_output=True, text=True, check=False,
+            [
+                sys.executable,
+                "-m",
+                "riverbed",
+                "--index",
+                str(path),
+                "add",
+                "--type",
+                "pattern",
+                "--title",
+                "t",
+                "--content",
+                "c",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
         )
     assert result.returncode == 3
     assert result.stderr.startswith("riverbed: error: ")
