@@ -55,4 +55,6 @@ def parse_xml(data: bytes) -> ET.Element:
             f"not well-formed XML: {expat.ErrorString(exc.code)} "
             f"at line {exc.lineno}, column {exc.offset + 1}"
         ) from None
+    except LookupError as exc:  # `<?xml encoding="UTF-4"?>`: expat asks Python for the codec
+        raise ValueError(f"the XML declaration names an unknown encoding ({exc})") from None
     return builder.close()
