@@ -120,7 +120,8 @@ def parse(document: Any, source: str) -> EvalRun:
         failed=counts.failed,
         errors=counts.errors,
     )
-    targets = {(r.get("promptIdx"), str(r.get("provider"))) for r in results}
+    # str(): promptIdx is outside input and may be any JSON value, lists included (unhashable).
+    targets = {(str(r.get("promptIdx")), str(r.get("provider"))) for r in results}
     cases = tuple(_case(r, i, source, len(targets) > 1) for i, r in enumerate(results))
     scores, notes = _scores(results, stats, counts)
     if not scores:
