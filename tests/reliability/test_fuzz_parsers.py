@@ -330,3 +330,13 @@ def test_fuzz_parsers_report_slowest() -> None:
     """Record the slowest example of each target (runs after the fuzzers in file order)."""
     for target, seconds in _slowest.items():
         support.FIGURES[f"fuzz slowest example ms: {target}"] = round(seconds * 1000)
+
+
+def test_promptfoo_prompt_index_of_any_json_type_is_read() -> None:
+    """Regression (found by the eval fuzzer): a list as promptIdx raised TypeError."""
+    document = json.loads(json.dumps(EVAL_SEEDS[0]))
+    document["results"]["results"][0]["promptIdx"] = [1]
+    fuzz_call(
+        "eval readers (regressions)",
+        lambda: parse_eval_bytes(json.dumps(document).encode(), "promptfoo.json", "promptfoo"),
+    )
