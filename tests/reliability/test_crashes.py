@@ -207,7 +207,9 @@ def test_sigkill_during_the_actions_staging_leaves_nothing_or_the_whole_index(
         while kills < wanted:
             attempts += 1
             assert attempts < wanted * 20, "kills kept missing the action"
-            killed, _ = _run_child(staged, persist, rng.uniform(0, max(durations) * 1.2))
+            # Half the kills aim at the run's last third, where the index is staged.
+            low = 0.0 if attempts % 2 else 0.65 * min(durations)
+            killed, _ = _run_child(staged, persist, rng.uniform(low, max(durations) * 1.2))
             if staged.exists():
                 assert staged.read_bytes() == expected, "a partial staged index"
             for folder in (staged.parent, runner_temp):
