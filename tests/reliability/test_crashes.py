@@ -221,3 +221,61 @@ def test_sigkill_during_the_actions_staging_leaves_nothing_or_the_whole_index(
     support.count("crash kills (action staging)", kills)
     support.count("crash kills (total)", kills)
     support.count("crash kills during staging that left no staged file", absent)
+
+
+@pytest.mark.stress
+def test_sigkill_of_the_cli_writer_leaves_old_or_new_content(tmp_path: Path) -> None:
+    """`riverbed add` as a whole process (interpreter start included), killed at random."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "memory" / "index.json"
+    path.parent.mkdir()
+    old = support.index_bytes(_base_entries(2000))
+    command = [
+        sys.executable,
+        "-m",
+        "riverbed",
+        "--index",
+        str(path),
+        "add",
+        "--type",
+        "decision",
+        "--id",
+        "cli-new",
+        "--title",
+        "t",
+        "--content",
+        "c",
+    ]
+
+    def run(kill_after: float | None) -> tuple[bool, float]:
+        _reset(path, old)
+        started = time.perf_counter()
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if kill_after is not None:
+            time.sleep(kill_after)
+            proc.kill()
+        code = proc.wait()
+        return code == -signal.SIGKILL, time.perf_counter() - started
+
+    durations = [run(None)[1] for _ in range(3)]
+    index = parse_index_bytes(path.read_bytes(), str(path))
+    assert len(index["entries"]) == 2001
+    rng = random.Random("crash-cli")
+    kills = new_seen = attempts = 0
+    while kills < 40:
+        attempts += 1
+        assert attempts < 800, "kills kept missing the CLI"
+        killed, _ = run(rng.uniform(0.5 * min(durations), max(durations) * 1.1))
+        data = path.read_bytes()
+        index = parse_index_bytes(data, str(path))
+        assert validate_index(index) == []
+        assert data == old or len(index["entries"]) == 2001
+        assert len(support.temp_files(path)) <= 1
+        if killed:
+            kills += 1
+            new_seen += data != old
+    support.count("crash kills (riverbed add CLI process)", kills)
+    support.count("crash kills of the CLI that left the new file", new_seen)
+    support.count("crash kills (total)", kills)
