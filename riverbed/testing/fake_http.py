@@ -119,7 +119,7 @@ class LoopbackServer:
         if self._thread is None:
             self._thread = threading.Thread(
                 target=self.httpd.serve_forever,
-                kwargs={"poll_interval": 0.05},
+                kwargs={"poll_interval": 0.02},
                 name=f"fake-github-{self.url}",
                 daemon=True,
             )
