@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 import requests
@@ -36,7 +37,7 @@ ALL_OPERATIONS = {
     "reactions/create-for-pull-request-review-comment",
 }
 
-REVIEW = {
+REVIEW: dict[str, Any] = {
     "commit_id": "a" * 40,
     "body": "riverbed found 2 things",
     "event": "COMMENT",
