@@ -161,7 +161,7 @@ def test_every_endpoint_through_pygithub_validates(
     review = pr.create_review(
         body=REVIEW["body"],
         event="COMMENT",
-        comments=REVIEW["comments"],  # type: ignore[arg-type]
+        comments=REVIEW["comments"],
     )
     assert review.state == "COMMENTED"
     with pytest.raises(GithubException) as refused:
