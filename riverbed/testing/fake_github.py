@@ -80,7 +80,6 @@ class FakeGitHub(PullState):
         self._openapi = openapi
         self._faults = FaultBook()
         self._hooks: list[RequestHook] = []
-        self._truncations = 0
         self._signing_key = secrets.token_bytes(16)
         self._log_lock = threading.Lock()
         app: App = self._serve
