@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import pytest
@@ -19,63 +18,6 @@ from riverbed.evals.render import (
     mermaid_chart,
     sparkline,
 )
-
-# A checker for the part of Mermaid's xychart grammar riverbed writes (mermaid-js
-# packages/mermaid/src/diagrams/xychart/parser/xychart.jison, as documented):
-#   xychart-beta [horizontal|vertical]
-#   title "text"
-#   x-axis ["title"] [cat, …]   |  x-axis ["title"] min --> max
-#   y-axis ["title"] [min --> max]
-#   line ["title"] [n, …]       |  bar ["title"] [n, …]
-QUOTED = r'"[^"\n]*"'
-NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
-CATEGORY = rf"(?:{QUOTED}|[A-Za-z0-9_]+)"
-TITLE = re.compile(rf"title\s+(?:{QUOTED}|[^\n]+)")
-X_AXIS = re.compile(
-    rf"x-axis(?:\s+{QUOTED})?\s*(?:\[\s*(?P<cats>{CATEGORY}(?:\s*,\s*{CATEGORY})*)\s*\]"
-    rf"|\s+{NUMBER}\s*-->\s*{NUMBER})"
-)
-Y_AXIS = re.compile(rf"y-axis(?:\s+{QUOTED})?(?:\s+(?P<low>{NUMBER})\s*-->\s*(?P<high>{NUMBER}))?")
-SERIES = re.compile(
-    rf"(?:line|bar)(?:\s+{QUOTED})?\s*\[\s*(?P<nums>{NUMBER}(?:\s*,\s*{NUMBER})*)\s*\]"
-)
-
-
-@dataclass
-class Chart:
-    title: bool = False
-    categories: list[str] = field(default_factory=list)
-    y_range: tuple[float, float] | None = None
-    lines: list[list[float]] = field(default_factory=list)
-
-
-def parse_xychart(block: str) -> Chart:
-    """Parse a fenced Mermaid block; AssertionError on anything xychart-beta would reject."""
-    lines = block.strip().split("\n")
-    assert lines[0] == "```mermaid" and lines[-1] == "```", "not a fenced mermaid block"
-    body = [line.strip() for line in lines[1:-1] if line.strip()]
-    assert re.fullmatch(r"xychart-beta(?:\s+(?:horizontal|vertical))?", body[0]), body[0]
-    chart = Chart()
-    for statement in body[1:]:
-        if statement.startswith("title"):
-            assert TITLE.fullmatch(statement), statement
-            chart.title = True
-        elif statement.startswith("x-axis"):
-            match = X_AXIS.fullmatch(statement)
-            assert match, statement
-            chart.categories = re.findall(CATEGORY, match.group("cats") or "")
-        elif statement.startswith("y-axis"):
-            match = Y_AXIS.fullmatch(statement)
-            assert match, statement
-            if match.group("low") is not None:
-                chart.y_range = (float(match.group("low")), float(match.group("high")))
-        elif statement.startswith(("line", "bar")):
-            match = SERIES.fullmatch(statement)
-            assert match, statement
-            chart.lines.append([float(n) for n in re.findall(NUMBER, match.group("nums"))])
-        else:
-            raise AssertionError(f"unknown xychart statement: {statement!r}")
-    return chart
 
 
 def run(entry_id: str, day: int, commit: str | None = None, **scores: float) -> EvalRecord:
@@ -97,7 +39,7 @@ RUNS = [
 ]
 
 
-def test_chart_parses_and_matches_the_series() -> None:
+def test_chart_parses_and_matches_the_series(parse_xychart) -> None:  # type: ignore[no-untyped-def]
     block = mermaid_chart("reviewer", "pass_rate", series(RUNS, "pass_rate"))
     chart = parse_xychart(block)
     assert chart.title
@@ -107,13 +49,13 @@ def test_chart_parses_and_matches_the_series() -> None:
     assert chart.y_range == (0.0, 1.0)  # a rate is drawn on its whole scale
 
 
-def test_chart_of_a_large_metric_spans_zero_to_max() -> None:
+def test_chart_of_a_large_metric_spans_zero_to_max(parse_xychart) -> None:  # type: ignore[no-untyped-def]
     chart = parse_xychart(mermaid_chart("s", "latency_ms", series(RUNS, "latency_ms")))
     assert chart.y_range == (0.0, 1300.0)
     assert chart.lines == [[1200.0, 1100.0, 1300.0]]
 
 
-def test_hostile_names_cannot_break_the_block() -> None:
+def test_hostile_names_cannot_break_the_block(parse_xychart) -> None:  # type: ignore[no-untyped-def]
     name = 'x"] \n```\n<script>'
     block = mermaid_chart(name, 'm"`|', [(RUNS[0], 0.5)])
     chart = parse_xychart(block)
@@ -121,7 +63,7 @@ def test_hostile_names_cannot_break_the_block() -> None:
     assert block.count("```") == 2
 
 
-def test_grammar_check_rejects_broken_charts() -> None:
+def test_grammar_check_rejects_broken_charts(parse_xychart) -> None:  # type: ignore[no-untyped-def]
     good = mermaid_chart("s", "m", series(RUNS, "pass_rate"))
     for broken in (
         good.replace("xychart-beta", "xychart"),
@@ -142,14 +84,14 @@ def test_grammar_check_rejects_broken_charts() -> None:
     ),
     st.text(max_size=30),
 )
-def test_every_series_gives_a_valid_chart(values: list[float], metric: str) -> None:
+def test_every_series_gives_a_valid_chart(parse_xychart, values: list[float], metric: str) -> None:  # type: ignore[no-untyped-def]
     points = [(run(f"e{i}", 1 + i % 28, f"{i:07x}"), v) for i, v in enumerate(values)]
     chart = parse_xychart(mermaid_chart("suite", metric or "m", points))
     assert len(chart.categories) == len(values) == len(chart.lines[0])
     assert chart.y_range is not None and chart.y_range[0] < chart.y_range[1]
 
 
-def test_history_markdown_has_charts_and_arrows() -> None:
+def test_history_markdown_has_charts_and_arrows(parse_xychart) -> None:  # type: ignore[no-untyped-def]
     text = history_markdown("reviewer", RUNS, key_metrics(RUNS))
     blocks = re.findall(r"```mermaid\n.*?\n```", text, re.S)
     assert len(blocks) == 2
