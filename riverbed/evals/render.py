@@ -88,7 +88,8 @@ def _unique_labels(records: Sequence[EvalRecord]) -> list[str]:
 
 def mermaid_chart(suite: str, metric: str, points: Sequence[tuple[EvalRecord, float]]) -> str:
     """A fenced Mermaid `xychart-beta` line chart of one metric over runs (oldest left)."""
-    values = [v for _, v in points]
+    # The range is computed on the values as printed, so it cannot collapse after rounding.
+    values = [float(_plain(v)) for _, v in points]
     low = min(0.0, *values) if values else 0.0
     high = max(values) if values else 1.0
     if all(0 <= v <= 1 for v in values):

@@ -17,7 +17,7 @@ import pytest
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "evals"
 PROMPTFOO = FIXTURES / "promptfoo-0.121.20.json"
 RIVER = FIXTURES / "river-reviewer-evaluate-all.json"
-JEST = FIXTURES / "jest-junit.xml"
+JEST = FIXTURES / "jest-junit-17.0.0.xml"
 
 WriteResults = Callable[..., Path]
 

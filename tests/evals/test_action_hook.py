@@ -35,7 +35,7 @@ def _results(directory: Path, name: str, commit: str, day: int, **scores: float)
 def test_globs_and_lines(tmp_path: Path, fixtures: Path) -> None:
     evals = tmp_path / "evals"
     evals.mkdir()
-    shutil.copy(fixtures / "jest-junit.xml", evals / "a.xml")
+    shutil.copy(fixtures / "jest-junit-17.0.0.xml", evals / "a.xml")
     shutil.copy(fixtures / "promptfoo-0.121.20.json", evals / "b.json")
     found = expand_paths("evals/*.xml\n\n evals/**/*.json \nevals/a.xml", base_dir=str(tmp_path))
     assert [Path(p).name for p in found] == ["a.xml", "b.json"]
@@ -90,7 +90,9 @@ def test_direction_options_reach_the_comparison(tmp_path: Path) -> None:
 
 def test_failing_run_status_and_notes(tmp_path: Path, fixtures: Path) -> None:
     index = tmp_path / "index.json"
-    report = persist_eval_results(index, str(fixtures / "jest-junit.xml"), now=NOW, commit="c1")
+    report = persist_eval_results(
+        index, str(fixtures / "jest-junit-17.0.0.xml"), now=NOW, commit="c1"
+    )
     assert report.status == "fail"  # the run's own verdict: one jest test failed
     assert any("has no offset; read as UTC" in note for note in report.notes)
     assert "<details><summary>Notes</summary>" in report.markdown

@@ -71,7 +71,7 @@ def test_persist_compare_history(cli, write_minimal, tmp_path: Path) -> None:  #
 def test_persist_flags_name_the_run(cli, fixtures: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     index = tmp_path / "index.json"
     done = cli(
-        "eval", "persist", fixtures / "jest-junit.xml", "--index", index, "--suite", "web",
+        "eval", "persist", fixtures / "jest-junit-17.0.0.xml", "--index", index, "--suite", "web",
         "--commit", "1234567890abcdef", "--branch", "feature/x", "--attempt", "3", "--json",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
