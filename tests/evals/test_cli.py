@@ -114,3 +114,9 @@ def test_compare_and_history_without_runs(cli, tmp_path: Path) -> None:  # type:
         assert "holds no eval runs yet" in done.stderr
     done = cli("eval", "compare", "--index", index, "--tolerance", "much")
     assert done.returncode == 2 and "not a number: 'much'" in done.stderr
+
+
+def test_eval_without_a_verb_prints_help(cli) -> None:  # type: ignore[no-untyped-def]
+    done = cli("eval")
+    assert done.returncode == 2
+    assert "persist" in done.stdout and "compare" in done.stdout and "history" in done.stdout

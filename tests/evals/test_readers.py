@@ -146,6 +146,20 @@ def test_jest_junit_shape(fixtures: Path) -> None:
     assert failed[0].errors == ("Error: expect(received).toBe(expected) // Object.is equality",)
 
 
+def test_nested_junit_suites_are_counted_once() -> None:
+    report = b"""<testsuites><testsuite name="outer" tests="3" failures="1">
+      <testsuite name="inner" tests="2" failures="1">
+        <testcase name="a"/><testcase name="b"><failure message="boom"/></testcase>
+      </testsuite>
+      <testsuite name="attrs-only" tests="1" failures="0" skipped="0"/>
+    </testsuite></testsuites>"""
+    run = parse_eval_bytes(report, "nested.xml")
+    c = run.counts
+    assert (c.total, c.passed, c.failed) == (3, 2, 1)
+    assert run.scores == {"pass_rate": pytest.approx(2 / 3), "failures": 1, "errors": 0}
+    assert [case.id for case in run.cases] == ["a", "b"]
+
+
 def test_minimal_format_derives_pass_rate() -> None:
     data = {
         "suite": "triage",
