@@ -133,7 +133,13 @@ def test_sarif_root_makes_absolute_uris_relative() -> None:
         ],
     }
     assert parse(doc, root="/work/x")[0].file == "pkg/m.py"
-    assert parse(doc)[0].file == "/work/x/pkg/m.py"
+    notes: list[str] = []
+    _fmt, (found,) = parse_findings(json.dumps(doc), source="in.json", on_warning=notes.append)
+    assert found.file == "/work/x/pkg/m.py"
+    assert notes == [
+        "in.json: 1 findings name absolute paths outside the workspace; path globs and "
+        "fingerprints see them as absolute (pass --workspace)"
+    ]
 
 
 def test_sarif_skipped_pass_results_are_reported() -> None:
