@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,13 @@ from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES
 
 _FINDINGS_FORMATS = ("auto", "sarif", "river", "rdjson")
+#: Control characters (ANSI escapes included) in finding text must not reach the terminal.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _safe(value: object) -> str:
+    """Untrusted text for one terminal line: control characters shown as `?`."""
+    return _CONTROL.sub("?", str(value))
 
 
 def _changed_files(args: argparse.Namespace, default_cwd: str) -> list[str] | None:
@@ -64,9 +72,9 @@ def _print_review(report: Any, source: str, fmt: str, out: str | None) -> None:
     for finding in result.kept:
         row: list[object] = [
             finding.severity,
-            finding.rule_id or "-",
-            finding.location,
-            finding.text,
+            _safe(finding.rule_id or "-"),
+            _safe(finding.location),
+            _safe(finding.text),
             finding.fingerprint,
         ]
         if labels is not None:
@@ -91,8 +99,10 @@ def _print_review(report: Any, source: str, fmt: str, out: str | None) -> None:
         for decision in suppressed.values():
             finding = decision.finding
             print(
-                f"  {decision.fingerprint}  {finding.rule_id} {finding.location}  "
-                f"by {decision.suppression_id} ({decision.reason})"
+                _safe(
+                    f"  {decision.fingerprint}  {finding.rule_id} {finding.location}  "
+                    f"by {decision.suppression_id} ({decision.reason})"
+                )
             )
     refused = [d for d in result.skipped if d.finding_index not in suppressed]
     if refused:
@@ -100,13 +110,15 @@ def _print_review(report: Any, source: str, fmt: str, out: str | None) -> None:
         for decision in refused:
             finding = decision.finding
             print(
-                f"  {decision.fingerprint}  {finding.rule_id} {finding.location}  "
-                f"{decision.suppression_id}: {decision.reason}"
+                _safe(
+                    f"  {decision.fingerprint}  {finding.rule_id} {finding.location}  "
+                    f"{decision.suppression_id}: {decision.reason}"
+                )
             )
     if report.resurfaced:
         print("resurfaced (related files changed in this change; still valid?):")
         for entry in report.resurfaced:
-            print(f"  {entry['id']}  {entry.get('title') or entry.get('content', '')}")
+            print(_safe(f"  {entry['id']}  {entry.get('title') or entry.get('content', '')}"))
     if labels is not None:
         counts = evidence_counts(labels)
         print(

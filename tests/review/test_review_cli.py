@@ -245,7 +245,7 @@ def test_river_findings_with_evidence(tmp_path: Path) -> None:
             "id": "1",
             "ruleId": "R1",
             "title": "t",
-            "message": "token logged",
+            "message": "token \x1b[31mlogged",
             "severity": "major",
             "phase": "midstream",
             "file": "src/auth.ts",
@@ -289,6 +289,7 @@ def test_river_findings_with_evidence(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "evidence: 1 verified, 1 not found, 1 not checkable" in done.stdout
+    assert "token ?[31mlogged" in done.stdout and "\x1b" not in done.stdout
     rows = done.stdout.split("\n\n")[0].splitlines()
     assert rows[0].split()[-1] == "EVIDENCE"
     assert [r.split()[-1] for r in rows[1:]] == ["verified", "FOUND", "-"]
