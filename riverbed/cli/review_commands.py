@@ -228,7 +228,13 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     if context.as_json:
         emit_json({"entry": entry, "appended": outcome.written})
     elif outcome.written:
-        print(f"added {entry['id']}: {entry['title']} ({entry['context']['feedbackType']})")
+        feedback = entry["context"]["feedbackType"]
+        print(f"added {entry['id']}: {entry['title']} ({feedback})")
+        if feedback != "accepted_risk":
+            context.warn(
+                f"a {feedback} suppression hides only info and minor findings; major and "
+                "critical ones need --type accepted_risk (the severity guard)"
+            )
     else:
         print(f"{entry['id']} is already in effect in {context.index_path}; nothing written")
     return 0
