@@ -345,3 +345,14 @@ def test_without_the_sdk_the_error_says_how_to_install(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "pip install 'riverbed[mcp]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_tool_schemas_use_the_model_s_names() -> None:
+    from typing import get_args
+
+    from riverbed.mcp import server, tools
+    from riverbed.model import ENTRY_TYPES, PHASES
+
+    assert get_args(server.EntryType) == ENTRY_TYPES
+    assert get_args(server.Phase) == PHASES
+    assert get_args(server.DepositType) == tools.DEPOSIT_TYPES
