@@ -23,27 +23,40 @@ def sup(entry_id: str, **ctx: Any) -> dict[str, Any]:
     return make_entry(entry_id, "suppression", context=context, **fields)
 
 
-def finding(rule: str = "R1", file: str = "src/a.py", message: str = "m", severity: str = "minor") -> Finding:
+def finding(
+    rule: str = "R1", file: str = "src/a.py", message: str = "m", severity: str = "minor"
+) -> Finding:
     return Finding(rule_id=rule, file=file, message=message, severity=severity)
 
 
 # The guard table: (feedbackType, finding severity) → suppressed? (no minSeverityToAutoSuppress)
 GUARD_TABLE = {
-    (fb, sev): (sev in ("info", "minor") or fb == "accepted_risk") for fb in FEEDBACK for sev in SEVERITIES
+    (fb, sev): (sev in ("info", "minor") or fb == "accepted_risk")
+    for fb in FEEDBACK
+    for sev in SEVERITIES
 }
 
 
 @pytest.mark.parametrize(("feedback", "severity"), list(GUARD_TABLE))
 def test_guard_table(feedback: str | None, severity: str) -> None:
     target = finding(severity=severity)
-    result = apply_suppressions([target], [sup("s", fingerprint=target.fingerprint, feedbackType=feedback)], now=NOW)
+    result = apply_suppressions(
+        [target], [sup("s", fingerprint=target.fingerprint, feedbackType=feedback)], now=NOW
+    )
     expected = GUARD_TABLE[(feedback, severity)]
     assert (len(result.suppressed) == 1) is expected
     (decision,) = result.applied
     assert decision.action == ("suppressed" if expected else "skipped")
-    assert decision.suppression_id == "s" and decision.severity == severity and decision.feedback_type == feedback
+    assert (
+        decision.suppression_id == "s"
+        and decision.severity == severity
+        and decision.feedback_type == feedback
+    )
     if not expected:
-        assert f"{severity} findings are only suppressed by feedbackType accepted_risk" in decision.reason
+        assert (
+            f"{severity} findings are only suppressed by feedbackType accepted_risk"
+            in decision.reason
+        )
 
 
 # The cap: minSeverityToAutoSuppress raises the bar (refuses more), never lowers it.
@@ -76,7 +89,9 @@ def test_rule_and_glob_matching() -> None:
         finding("F401", "src/a.py"),
         finding("E711", None),  # type: ignore[arg-type]
     ]
-    result = apply_suppressions(findings, [sup("g", match={"ruleId": "E711", "paths": ["src/**"]})], now=NOW)
+    result = apply_suppressions(
+        findings, [sup("g", match={"ruleId": "E711", "paths": ["src/**"]})], now=NOW
+    )
     assert result.suppressed == (findings[0],)
     assert result.kept == tuple(findings[1:])
     assert result.applied[0].reason == "rule E711 and path glob 'src/**' match"
@@ -103,11 +118,17 @@ def test_kept_finding_reports_every_refusal() -> None:
     target = finding(severity="critical")
     result = apply_suppressions(
         [target],
-        [sup("a", fingerprint=target.fingerprint), sup("b", match={"ruleId": "R1"}, feedbackType="wont_fix")],
+        [
+            sup("a", fingerprint=target.fingerprint),
+            sup("b", match={"ruleId": "R1"}, feedbackType="wont_fix"),
+        ],
         now=NOW,
     )
     assert result.kept == (target,)
-    assert [(d.suppression_id, d.action) for d in result.applied] == [("a", "skipped"), ("b", "skipped")]
+    assert [(d.suppression_id, d.action) for d in result.applied] == [
+        ("a", "skipped"),
+        ("b", "skipped"),
+    ]
     assert result.skipped == result.applied
 
 
@@ -169,7 +190,10 @@ def scenario(draw: st.DrawFn) -> tuple[list[Finding], list[dict[str, Any]]]:
             ctx["fingerprint"] = draw(st.sampled_from(prints))
         else:
             paths = draw(st.lists(st.sampled_from(["src/**", "*.py", "lib/d.py"]), max_size=2))
-            ctx["match"] = {"ruleId": draw(st.sampled_from(RULES)), **({"paths": paths} if paths else {})}
+            ctx["match"] = {
+                "ruleId": draw(st.sampled_from(RULES)),
+                **({"paths": paths} if paths else {}),
+            }
         suppressions.append(sup(f"s{n}", **ctx))
     return findings, suppressions
 

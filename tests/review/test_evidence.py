@@ -17,7 +17,9 @@ def test_snippet_rule() -> None:
     assert check_snippets(["return x == None"], text).status == "verified"
     assert check_snippets(["return\n\tx   ==  None"], text).status == "verified"
     missing = check_snippets(["return x is None", "def f"], text)
-    assert missing.status == "not_found" and missing.detail.startswith("1 of 2 snippets not in the file")
+    assert missing.status == "not_found" and missing.detail.startswith(
+        "1 of 2 snippets not in the file"
+    )
     assert check_snippets(["  \n"], text).status == "not_checkable"
 
 
@@ -38,8 +40,14 @@ def test_files_in_workspace(tmp_path: Path) -> None:
     ]
     checks = check_all(findings, tmp_path)
     assert [c.status for c in checks] == [
-        "verified", "not_found", "not_found", "not_checkable", "not_checkable",
-        "not_checkable", "not_checkable", "not_checkable",
+        "verified",
+        "not_found",
+        "not_found",
+        "not_checkable",
+        "not_checkable",
+        "not_checkable",
+        "not_checkable",
+        "not_checkable",
     ]
     assert checks[2].detail == "src/missing.py does not exist in the workspace"
     assert checks[5].detail == "../secret.txt points outside the workspace"

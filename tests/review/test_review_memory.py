@@ -21,7 +21,9 @@ def ids(entries: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> list[str]
 
 
 def revoke(entry_id: str, target: str, **fields: Any) -> dict[str, Any]:
-    return make_entry(entry_id, "resurface", context={"action": "revoke", "suppressionId": target}, **fields)
+    return make_entry(
+        entry_id, "resurface", context={"action": "revoke", "suppressionId": target}, **fields
+    )
 
 
 def test_status_expiry_and_revocation() -> None:
@@ -30,7 +32,11 @@ def test_status_expiry_and_revocation() -> None:
         make_entry("sup", "superseded", status="superseded"),
         make_entry("arc", status="archived"),
         make_entry("old", expires="2026-05-01"),
-        make_entry("ctx-old", "suppression", context={"scope": "file", "active": True, "expiresAt": "2026-06-01T12:00:00Z"}),
+        make_entry(
+            "ctx-old",
+            "suppression",
+            context={"scope": "file", "active": True, "expiresAt": "2026-06-01T12:00:00Z"},
+        ),
         make_entry("later", expires="2026-06-02"),
         make_entry("s1", "suppression"),
         revoke("rev", "s1"),
@@ -41,7 +47,11 @@ def test_status_expiry_and_revocation() -> None:
 
 
 def test_revocation_survives_supersession_of_the_revoking_entry() -> None:
-    idx = index(make_entry("s1", "suppression"), revoke("rev", "s1", status="superseded"), make_entry("r2", "review"))
+    idx = index(
+        make_entry("s1", "suppression"),
+        revoke("rev", "s1", status="superseded"),
+        make_entry("r2", "review"),
+    )
     assert revoked_ids(idx) == {"s1"}
     assert ids(load_review_memory(idx, now=NOW).entries) == ["r2"]
 
@@ -73,9 +83,17 @@ def test_related_files_exact_and_glob() -> None:
     )
     memory = load_review_memory(idx, changed_files=["./src/a.py"], now=NOW)
     assert ids(memory.entries) == ["exact", "glob", "free"]
-    assert ids(load_review_memory(idx, changed_files=["docs/x.md"], now=NOW).entries) == ["q", "free"]
+    assert ids(load_review_memory(idx, changed_files=["docs/x.md"], now=NOW).entries) == [
+        "q",
+        "free",
+    ]
     assert ids(load_review_memory(idx, changed_files=(), now=NOW).entries) == ["free"]
-    assert ids(load_review_memory(idx, changed_files=None, now=NOW).entries) == ["exact", "glob", "q", "free"]
+    assert ids(load_review_memory(idx, changed_files=None, now=NOW).entries) == [
+        "exact",
+        "glob",
+        "q",
+        "free",
+    ]
     assert load_review_memory(idx, changed_files=[], now=NOW).excluded == {"files": 3}
 
 
@@ -87,11 +105,24 @@ def test_scopes() -> None:
     assert not scope_matches("subsystem", "src/auth/login.ts", "src/billing/pay.ts")
     assert not scope_matches("file", "src/auth/login.ts", "src/auth/oauth.ts")
     assert scope_matches("global", "src/auth/login.ts", "anything/else")
-    sub = make_entry("sub", "suppression", files=["src/auth/login.ts"], context={"scope": "subsystem", "active": True})
-    glob = make_entry("glob", "suppression", files=["src/auth/login.ts"], context={"scope": "global", "active": True})
+    sub = make_entry(
+        "sub",
+        "suppression",
+        files=["src/auth/login.ts"],
+        context={"scope": "subsystem", "active": True},
+    )
+    glob = make_entry(
+        "glob",
+        "suppression",
+        files=["src/auth/login.ts"],
+        context={"scope": "global", "active": True},
+    )
     pattern = make_entry("pat", files=["src/auth/login.ts"])  # scope is a suppression notion only
     idx = index(sub, glob, pattern)
-    assert ids(load_review_memory(idx, changed_files=["src/auth/oauth.ts"], now=NOW).entries) == ["sub", "glob"]
+    assert ids(load_review_memory(idx, changed_files=["src/auth/oauth.ts"], now=NOW).entries) == [
+        "sub",
+        "glob",
+    ]
     assert ids(load_review_memory(idx, changed_files=[], now=NOW).entries) == ["glob"]
 
 
@@ -132,7 +163,10 @@ def entries(draw: st.DrawFn) -> list[dict[str, Any]]:
     out = []
     for n in range(count):
         kind = draw(st.sampled_from(["pattern", "suppression", "wontfix", "decision"]))
-        ctx = {"scope": draw(st.sampled_from(["file", "subsystem", "global"])), "active": draw(st.booleans())}
+        ctx = {
+            "scope": draw(st.sampled_from(["file", "subsystem", "global"])),
+            "active": draw(st.booleans()),
+        }
         out.append(
             make_entry(
                 f"e{n}",
@@ -140,12 +174,20 @@ def entries(draw: st.DrawFn) -> list[dict[str, Any]]:
                 phase=draw(st.sampled_from([None, "upstream", "midstream", "downstream"])),
                 files=draw(st.lists(st.sampled_from(PATTERNS), max_size=2, unique=True)),
                 status=draw(st.sampled_from([None, "active", "superseded", "archived"])),
-                expires=draw(st.sampled_from([None, "2026-01-01", "2027-01-01", "2026-06-01T12:00:00Z"])),
+                expires=draw(
+                    st.sampled_from([None, "2026-01-01", "2027-01-01", "2026-06-01T12:00:00Z"])
+                ),
                 **({"context": ctx} if kind == "suppression" else {}),
             )
         )
     for n in range(draw(st.integers(0, 3))):
-        out.append(revoke(f"rev{n}", f"e{draw(st.integers(0, 12))}", status=draw(st.sampled_from([None, "superseded"]))))
+        out.append(
+            revoke(
+                f"rev{n}",
+                f"e{draw(st.integers(0, 12))}",
+                status=draw(st.sampled_from([None, "superseded"])),
+            )
+        )
     return out
 
 

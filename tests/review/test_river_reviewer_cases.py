@@ -18,7 +18,11 @@ from riverbed import (
 )
 
 CASES = json.loads((FIXTURES / "river-reviewer-v1" / "cases.json").read_text(encoding="utf-8"))
-OURS = [c for c in CASES if c["category"] in ("memory_recall", "suppression", "resurfacing", "memory_fallback")]
+OURS = [
+    c
+    for c in CASES
+    if c["category"] in ("memory_recall", "suppression", "resurfacing", "memory_fallback")
+]
 
 
 def test_every_case_outside_risk_map_is_run() -> None:
@@ -42,7 +46,10 @@ def test_case(case: dict[str, Any], tmp_path: Path) -> None:
         found = find_active_suppressions(index, case["changedFiles"], now=NOW)
         assert [e["id"] for e in found] == case["expectedSuppressionIds"]
     elif category == "resurfacing":
-        assert should_resurface(case["suppression"], case["changedFiles"], now=NOW) is case["expectedResurface"]
+        assert (
+            should_resurface(case["suppression"], case["changedFiles"], now=NOW)
+            is case["expectedResurface"]
+        )
     else:
         if "memoryPath" in case:
             index = load_memory(tmp_path / case["memoryPath"])
