@@ -237,10 +237,10 @@ def render_job_summary(
     list_all: bool,
     limit: int = 500_000,
 ) -> str:
-    """The job summary: what happened (status lines), the counts, and the findings and memory."""
+    """The job summary: status lines (trusted Markdown: escape what they quote), counts, lists."""
     top = (
         f"## riverbed review · {inline(report.phase or 'all phases', 40)} phase\n\n"
-        + "".join(f"- {inline(line, 1000)}\n" for line in status)
+        + "".join(f"- {line}\n" for line in status)
         + "\n"
         + _counts(report)
         + "\n"
