@@ -11,20 +11,24 @@ from hypothesis import strategies as st
 from riverbed.errors import InputFormatError
 from riverbed.pr_review import build_diff_index, parse_patch
 
-PATCH = """@@ -1,4 +1,6 @@
- import os
-+import sys
- 
- def main():
--    pass
-+    print(sys.argv)
-+    return 0
-@@ -20,3 +21,3 @@ def other():
- a = 1
--b = 2
-+b = 3
- c = 4
-\\ No newline at end of file"""
+PATCH = "\n".join(
+    [
+        "@@ -1,4 +1,6 @@",
+        " import os",
+        "+import sys",
+        " ",
+        " def main():",
+        "-    pass",
+        "+    print(sys.argv)",
+        "+    return 0",
+        "@@ -20,3 +21,3 @@ def other():",
+        " a = 1",
+        "-b = 2",
+        "+b = 3",
+        " c = 4",
+        "\\ No newline at end of file",
+    ]
+)
 
 
 def test_example_patch_lines_and_hunks() -> None:
@@ -55,7 +59,7 @@ def test_deleted_file_has_no_right_lines() -> None:
 
 @pytest.mark.parametrize("patch", ["@@ nonsense @@\n+a", "@@ -1,1 +1,1 @@\n*garbage"])
 def test_garbage_is_a_clear_error(patch: str) -> None:
-    with pytest.raises(InputFormatError, match="src/x.py"):
+    with pytest.raises(InputFormatError, match=r"src/x\.py"):
         parse_patch(patch, "src/x.py")
 
 

@@ -48,7 +48,7 @@ def test_cap_keeps_most_severe_inline_and_counts_the_rest() -> None:
     kept = [finding(f"m{i}", line=1 + i % 4, severity="minor") for i in range(5)]
     kept.append(finding("crit", line=13, severity="critical"))
     placement = place_findings(kept, DIFF, max_inline=2)
-    assert [t.finding.fingerprint for t in placement.inline][0] == "crit"
+    assert placement.inline[0].finding.fingerprint == "crit"
     assert len(placement.inline) == 2 and len(placement.over_cap) == 4
 
 
