@@ -1,0 +1,12 @@
+"""Testing utilities shipped with riverbed: a local GitHub REST stand-in and webhook payloads.
+
+Nothing here talks to the real GitHub. `FakeGitHub` is a test double that imitates the
+documented behaviour of the endpoints riverbed uses; see docs/TESTING.md.
+"""
+
+from __future__ import annotations
+
+from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.fake_http import RecordedRequest
+
+__all__ = ["FakeGitHub", "RecordedRequest"]

@@ -1,0 +1,441 @@
+"""The stateful store behind the GitHub test stand-in: runs, artifacts, pulls, comments."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import itertools
+import threading
+import zipfile
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from riverbed.testing.fake_diff import place_comment
+from riverbed.testing.fake_objects import (
+    JSON,
+    Site,
+    artifact_json,
+    fake_sha,
+    repository_json,
+    user_json,
+)
+from riverbed.testing.fake_pull_objects import (
+    ROLE_TO_PERMISSION,
+    issue_comment_json,
+    review_comment_json,
+    review_json,
+)
+
+ARTIFACT_RETENTION = timedelta(days=90)
+COMMENT_KINDS = ("issue_comment", "review_comment")
+
+
+def _utc(value: datetime | str | None, default: datetime) -> datetime:
+    if value is None:
+        return default
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    if value.tzinfo is None:
+        raise ValueError(f"created_at must be timezone-aware, got {value!r}")
+    return value.astimezone(UTC).replace(microsecond=0)
+
+
+def zip_files(files: Mapping[str, bytes | str]) -> bytes:
+    """A deflated zip holding `files` (name -> content), as upload-artifact builds one."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, content in files.items():
+            data = content.encode() if isinstance(content, str) else content
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+class FakeState:
+    """Everything the stand-in knows; every method is thread-safe (one re-entrant lock)."""
+
+    def __init__(self, site: Site, *, bot_login: str, clock: Callable[[], datetime]) -> None:
+        self.site = site
+        self.bot_login = bot_login
+        self.clock = clock
+        self.lock = threading.RLock()
+        self._ids = itertools.count(site.repository_id * 1000 + 1)
+        self._user_ids: dict[str, int] = {}
+        self._last_created = datetime(2000, 1, 1, tzinfo=UTC)
+        self._created = clock().astimezone(UTC).replace(microsecond=0)
+        self.runs: dict[int, JSON] = {}
+        self.artifact_records: dict[int, JSON] = {}
+        self.pulls: dict[int, JSON] = {}
+        self.issues: dict[int, JSON] = {}
+        self.review_records: dict[int, JSON] = {}
+        self.review_comment_records: dict[int, JSON] = {}
+        self.issue_comment_records: dict[int, JSON] = {}
+        self.reaction_records: list[JSON] = []
+        self.roles: dict[str, str | None] = {site.owner: "admin"}
+
+    # ------------------------------------------------------------------ identities
+    def new_id(self) -> int:
+        """A fresh object id (one counter for every kind, so ids never collide)."""
+        with self.lock:
+            return next(self._ids)
+
+    def user(self, login: str) -> JSON:
+        """The `simple-user` for `login` (ids are stable per login)."""
+        with self.lock:
+            if login not in self._user_ids:
+                self._user_ids[login] = 5000 + len(self._user_ids)
+            return user_json(self.site, login, self._user_ids[login])
+
+    def repository(self, repo_id: int | None = None) -> JSON:
+        """The served repository, or a fork of it under another id."""
+        site = self.site
+        if repo_id is None or repo_id == site.repository_id:
+            owner = self.user(site.owner)
+            return repository_json(
+                site, owner, site.repo, site.repository_id, fork=False, created=self._created
+            )
+        owner = self.user(f"fork-owner-{repo_id}")
+        return repository_json(site, owner, site.repo, repo_id, fork=True, created=self._created)
+
+    def association(self, login: str) -> str:
+        """`author_association` for a comment by `login`."""
+        if login == self.site.owner:
+            return "OWNER"
+        role = self.roles.get(login)
+        return "COLLABORATOR" if role in {"admin", "maintain", "write", "triage"} else "NONE"
+
+    def next_created(self, created_at: datetime | str | None) -> datetime:
+        """`created_at` as UTC, or now (strictly after anything made earlier)."""
+        with self.lock:
+            default = max(self.clock().astimezone(UTC), self._last_created + timedelta(seconds=1))
+            moment = _utc(created_at, default.replace(microsecond=0))
+            self._last_created = max(self._last_created, moment)
+            return moment
+
+    # ------------------------------------------------------------------ runs and artifacts
+    def add_run(
+        self,
+        event: str = "push",
+        head_repository_id: int | None = None,
+        head_branch: str | None = "main",
+        created_at: datetime | str | None = None,
+        *,
+        head_sha: str | None = None,
+        status: str = "completed",
+        conclusion: str | None = "success",
+        name: str = "riverbed",
+    ) -> int:
+        """Record a workflow run; returns its id."""
+        with self.lock:
+            run_id = self.new_id()
+            self.runs[run_id] = {
+                "id": run_id,
+                "event": event,
+                "head_repository_id": head_repository_id or self.site.repository_id,
+                "head_branch": head_branch,
+                "head_sha": head_sha or fake_sha(f"run:{run_id}"),
+                "created_at": self.next_created(created_at),
+                "status": status,
+                "conclusion": conclusion,
+                "name": name,
+                "run_number": len(self.runs) + 1,
+            }
+            return run_id
+
+    def add_artifact_zip(  # noqa: PLR0917 - positional order is the agreed interface
+        self,
+        name: str = "riverbed-memory",
+        run_id: int | None = None,
+        zip_bytes: bytes = b"",
+        digest: str | None = None,
+        expired: bool = False,
+        created_at: datetime | str | None = None,
+    ) -> int:
+        """Record an artifact whose download serves `zip_bytes` as given; returns its id.
+
+        `digest="auto"` is the real `sha256:<hex>` of the bytes, `None` leaves it out.
+        Without `run_id` a trusted push run of this repository is created for it.
+        """
+        with self.lock:
+            if run_id is None:
+                run_id = self.add_run()
+            if run_id not in self.runs:
+                raise KeyError(f"add_artifact: no run {run_id}; create it with add_run() first")
+            created = self.next_created(created_at)
+            expires = created + ARTIFACT_RETENTION
+            if expired and expires > self.clock():
+                expires = self.clock().astimezone(UTC).replace(microsecond=0)
+            art_id = self.new_id()
+            if digest == "auto":
+                digest = "sha256:" + hashlib.sha256(zip_bytes).hexdigest()
+            self.artifact_records[art_id] = {
+                "id": art_id,
+                "name": name,
+                "run": self.runs[run_id],
+                "zip": zip_bytes,
+                "digest": digest,
+                "expired": expired,
+                "created_at": created,
+                "expires_at": expires,
+            }
+            return art_id
+
+    def add_artifact(  # noqa: PLR0917 - positional order is the agreed interface
+        self,
+        name: str = "riverbed-memory",
+        run_id: int | None = None,
+        files: Mapping[str, bytes | str] | None = None,
+        expired: bool = False,
+        created_at: datetime | str | None = None,
+        digest: str | None = "auto",
+    ) -> int:
+        """Record an artifact holding `files` (zipped here); returns its id."""
+        return self.add_artifact_zip(
+            name=name,
+            run_id=run_id,
+            zip_bytes=zip_files(files or {}),
+            digest=digest,
+            expired=expired,
+            created_at=created_at,
+        )
+
+    def expire_artifact(self, artifact_id: int) -> None:
+        """Mark an artifact expired: listed with `expired: true`, its download answers 410."""
+        with self.lock:
+            record = self.artifact_records[artifact_id]
+            record["expired"] = True
+            now = self.clock().astimezone(UTC).replace(microsecond=0)
+            record["expires_at"] = min(record["expires_at"], now)
+
+    def sorted_artifacts(self, name: str | None = None, run_id: int | None = None) -> list[JSON]:
+        """Artifact records, newest first (as GitHub lists them), optionally filtered."""
+        with self.lock:
+            records = [
+                r
+                for r in self.artifact_records.values()
+                if (name is None or r["name"] == name)
+                and (run_id is None or r["run"]["id"] == run_id)
+            ]
+        return sorted(records, key=lambda r: (r["created_at"], r["id"]), reverse=True)
+
+    @property
+    def artifacts(self) -> list[JSON]:
+        """Every artifact as the API serves it, newest first."""
+        return [artifact_json(self.site, r) for r in self.sorted_artifacts()]
+
+    # ------------------------------------------------------------------ pulls and issues
+    def add_pull(  # noqa: PLR0917 - positional order is the agreed interface
+        self,
+        number: int,
+        head_sha: str,
+        base_ref: str = "main",
+        head_ref: str = "feature",
+        files: list[dict[str, Any]] | None = None,
+        user: str = "alice",
+        *,
+        title: str | None = None,
+        body: str | None = None,
+        base_sha: str | None = None,
+    ) -> None:
+        """Record an open pull request (and its issue) with its changed `files`."""
+        with self.lock:
+            if number in self.issues:
+                raise ValueError(f"add_pull: #{number} already exists")
+            created = self.next_created(None)
+            self.pulls[number] = {
+                "number": number,
+                "id": self.new_id(),
+                "head_sha": head_sha,
+                "base_sha": base_sha or fake_sha(f"base:{number}"),
+                "base_ref": base_ref,
+                "head_ref": head_ref,
+                "files": [dict(f) for f in files or []],
+                "user": user,
+                "title": title or f"Pull request #{number}",
+                "body": body,
+                "created_at": created,
+            }
+            self._add_issue_record(number, title or f"Pull request #{number}", body, user, True)
+
+    def add_issue(
+        self, number: int, title: str | None = None, body: str | None = None, user: str = "alice"
+    ) -> None:
+        """Record a plain issue (not a pull request)."""
+        with self.lock:
+            if number in self.issues:
+                raise ValueError(f"add_issue: #{number} already exists")
+            self._add_issue_record(number, title or f"Issue #{number}", body, user, False)
+
+    def _add_issue_record(
+        self, number: int, title: str, body: str | None, user: str, is_pull: bool
+    ) -> None:
+        self.issues[number] = {
+            "number": number,
+            "id": self.new_id(),
+            "title": title,
+            "body": body,
+            "user": user,
+            "is_pull": is_pull,
+            "created_at": self.next_created(None),
+        }
+
+    def pull_file(self, number: int, path: str) -> JSON | None:
+        """The changed-file record `path` of pull `number`, if the pull changes it."""
+        for item in self.pulls[number]["files"]:
+            if item["filename"] == path:
+                return dict(item)
+        return None
+
+    # ------------------------------------------------------------------ comments
+    def add_issue_comment(self, issue: int, body: str, user: str = "alice") -> int:
+        """Record a comment on issue or pull request `issue`; returns its id."""
+        with self.lock:
+            if issue not in self.issues:
+                raise KeyError(f"add_issue_comment: no issue or pull #{issue}")
+            comment_id = self.new_id()
+            now = self.next_created(None)
+            self.issue_comment_records[comment_id] = {
+                "id": comment_id,
+                "issue": issue,
+                "body": body,
+                "user": user,
+                "created_at": now,
+                "updated_at": now,
+                "author_association": self.association(user),
+            }
+            return comment_id
+
+    def add_review_comment(  # noqa: PLR0917 - positional order is the agreed interface
+        self,
+        pull: int,
+        body: str,
+        path: str | None = None,
+        line: int | None = None,
+        user: str | None = None,
+        in_reply_to: int | None = None,
+        *,
+        side: str = "RIGHT",
+        start_line: int | None = None,
+        review_id: int | None = None,
+    ) -> int:
+        """Record an inline comment (or a reply to one); lines must be in the pull's diff."""
+        with self.lock:
+            if pull not in self.pulls:
+                raise KeyError(f"add_review_comment: no pull #{pull}")
+            login = user or self.bot_login
+            if in_reply_to is not None:
+                parent = self.review_comment_records[in_reply_to]
+                root = parent["in_reply_to"] or parent["id"]
+                placed = {k: parent[k] for k in ("path", "line", "side", "start_line")}
+                placed |= {k: parent[k] for k in ("start_side", "position", "diff_hunk")}
+            else:
+                if path is None or line is None:
+                    raise ValueError("add_review_comment: path and line are required")
+                file_record = self.pull_file(pull, path)
+                if file_record is None:
+                    raise ValueError(f"add_review_comment: {path} is not changed in #{pull}")
+                spot = place_comment(
+                    file_record.get("patch"),
+                    {"line": line, "side": side, "start_line": start_line},
+                )
+                if isinstance(spot, str):
+                    raise ValueError(f"add_review_comment: {path}:{line}: {spot}")
+                root = None
+                placed = {
+                    "path": path,
+                    "line": spot.line,
+                    "side": spot.side,
+                    "start_line": spot.start_line,
+                    "start_side": spot.start_side,
+                    "position": spot.position,
+                    "diff_hunk": spot.diff_hunk,
+                }
+            comment_id = self.new_id()
+            now = self.next_created(None)
+            self.review_comment_records[comment_id] = {
+                "id": comment_id,
+                "pull": pull,
+                "review_id": review_id,
+                "body": body,
+                "user": login,
+                "commit_id": self.pulls[pull]["head_sha"],
+                "in_reply_to": root,
+                "created_at": now,
+                "updated_at": now,
+                "author_association": self.association(login),
+                **placed,
+            }
+            return comment_id
+
+    def reactions_for(self, kind: str, comment_id: int) -> list[str]:
+        """Reaction contents on one comment, oldest first."""
+        with self.lock:
+            return [
+                r["content"]
+                for r in self.reaction_records
+                if r["kind"] == kind and r["comment_id"] == comment_id
+            ]
+
+    def render_issue_comment(self, record: JSON) -> JSON:
+        """An issue comment as served."""
+        reactions = self.reactions_for("issue_comment", record["id"])
+        return issue_comment_json(self.site, record, self.user(record["user"]), reactions)
+
+    def render_review_comment(self, record: JSON) -> JSON:
+        """A review comment as served."""
+        reactions = self.reactions_for("review_comment", record["id"])
+        return review_comment_json(self.site, record, self.user(record["user"]), reactions)
+
+    def render_review(self, record: JSON) -> JSON:
+        """A review as served."""
+        return review_json(self.site, record, self.user(record["user"]))
+
+    @property
+    def reviews(self) -> dict[int, list[JSON]]:
+        """Pull number -> reviews as served, oldest first."""
+        with self.lock:
+            out: dict[int, list[JSON]] = {n: [] for n in self.pulls}
+            for record in self.review_records.values():
+                out[record["pull"]].append(self.render_review(record))
+            return out
+
+    @property
+    def review_comments(self) -> dict[int, list[JSON]]:
+        """Pull number -> inline comments as served (from reviews, replies, setup)."""
+        with self.lock:
+            out: dict[int, list[JSON]] = {n: [] for n in self.pulls}
+            for record in self.review_comment_records.values():
+                out[record["pull"]].append(self.render_review_comment(record))
+            return out
+
+    @property
+    def issue_comments(self) -> dict[int, list[JSON]]:
+        """Issue or pull number -> its issue comments as served."""
+        with self.lock:
+            out: dict[int, list[JSON]] = {n: [] for n in self.issues}
+            for record in self.issue_comment_records.values():
+                out[record["issue"]].append(self.render_issue_comment(record))
+            return out
+
+    @property
+    def reactions(self) -> dict[tuple[str, int], list[str]]:
+        """(`issue_comment`|`review_comment`, comment id) -> reaction contents."""
+        with self.lock:
+            out: dict[tuple[str, int], list[str]] = {}
+            for r in self.reaction_records:
+                out.setdefault((r["kind"], r["comment_id"]), []).append(r["content"])
+            return out
+
+    # ------------------------------------------------------------------ permissions
+    def set_permission(self, login: str, role: str | None) -> None:
+        """Give `login` a repository role (admin|maintain|write|triage|read|none), or
+        `None` to make the permission endpoint answer 404 for that login."""
+        if role is not None and role not in ROLE_TO_PERMISSION:
+            raise ValueError(f"set_permission: unknown role {role!r}")
+        with self.lock:
+            self.roles[login] = role
+
+    def role(self, login: str) -> str | None:
+        """The role of `login`: as set, else `read` (anyone may read a public repo)."""
+        with self.lock:
+            return self.roles.get(login, "read")
