@@ -32,7 +32,7 @@ class ReviewInputs:
 
     findings: tuple[str, ...]  # patterns as given (paths or globs, relative to the workspace)
     findings_format: str
-    phase: str | None
+    phase: str
     post_review: bool
     max_inline_comments: int
     fail_on: str
@@ -66,8 +66,8 @@ def parse_review_inputs(read: Callable[[str], str]) -> ReviewInputs:
             "rdjson file your linter or reviewer wrote"
         )
     phase = value("phase")
-    if phase not in (*PHASES, "any"):
-        raise ActionConfigError(f"input phase: {phase!r} is not one of {', '.join(PHASES)}, any")
+    if phase not in PHASES:
+        raise ActionConfigError(f"input phase: {phase!r} is not one of {', '.join(PHASES)}")
     cap = value("max-inline-comments")
     if not re.fullmatch(r"[0-9]{1,4}", cap) or int(cap) > MAX_INLINE_LIMIT:
         raise ActionConfigError(
@@ -76,7 +76,7 @@ def parse_review_inputs(read: Callable[[str], str]) -> ReviewInputs:
     return ReviewInputs(
         findings=patterns,
         findings_format=_choice("findings-format", value("findings-format"), FINDINGS_FORMATS),
-        phase=None if phase == "any" else phase,
+        phase=phase,
         post_review=_bool("post-review", value("post-review")),
         max_inline_comments=int(cap),
         fail_on=_choice("fail-on", value("fail-on"), FAIL_ON),
