@@ -90,8 +90,8 @@ def _guard_line(item: GuardSkip) -> str:
     f = item.finding
     return (
         f"- **{inline(f.severity, 20)}** {_code(f.rule_id)} in {_where(f)} (fingerprint "
-        f"{_code(f.fingerprint, 64)}) stays: suppression {_code(item.suppression_id)} "
-        f"({inline(item.feedback_type, 40)}) matched, but {inline(item.reason, 300)}\n"
+        f"{_code(f.fingerprint, 64)}) stays; suppression {_code(item.suppression_id)} "
+        f"({inline(item.feedback_type, 40)}) was not applied: {inline(item.reason, 300)}\n"
     )
 
 
@@ -126,10 +126,14 @@ def _counts(report: ReviewReport) -> str:
     )
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
 def _placement_line(placement: Placement, max_inline: int) -> str:
-    parts = [f"{len(placement.inline)} inline comment{'s' * (len(placement.inline) != 1)}"]
+    parts = [_count(len(placement.inline), "inline comment")]
     if placement.outside_diff:
-        parts.append(f"{len(placement.outside_diff)} findings outside the diff")
+        parts.append(f"{_count(len(placement.outside_diff), 'finding')} outside the diff")
     if placement.over_cap:
         parts.append(
             f"{len(placement.over_cap)} over the inline cap (max-inline-comments: {max_inline})"

@@ -83,11 +83,13 @@ def test_body_has_every_part() -> None:
     body = render(report())
     assert body.startswith("## riverbed review · midstream phase")
     assert "| 4 | 2 | 1 | 1 | 1 | 0 |" in body
-    assert "1 inline comment, 1 findings outside the diff." in body
+    assert "1 inline comment, 1 finding outside the diff." in body
     assert "Suppressions in effect for this PR's files (phase: midstream)" in body
     assert "| <code>supp\\-a</code> | file | false\\_positive |" in body
     assert "2027\\-01\\-01" in body and "@&#8203;alice" in body
-    assert "stays: suppression <code>supp\\-b</code> (false\\_positive) matched, but major" in body
+    assert (
+        "stays; suppression <code>supp\\-b</code> (false\\_positive) was not applied: major" in body
+    )
     assert "<details><summary>1 suppressed finding</summary>" in body
     assert "Is the suppression still valid?" in body
     assert "/riverbed suppress" in body and "/riverbed revoke" in body
