@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 from openapi_schema_validator import OAS30Validator
 
+from riverbed.findings import read_findings
 from riverbed.markers import parse_finding_marker
 from riverbed.pr_review import GITHUB_BODY_LIMIT, build_diff_index, text_length
 
@@ -28,7 +31,7 @@ def review_posts(site: Any) -> list[dict[str, Any]]:
 def scenario(site: Any) -> dict[str, dict[str, Any]]:
     """Findings A…F and the memory that treats each differently."""
     items = {
-        "inline": site.issue("R-inline", 2, "added line has a bug"),
+        "inline": site.issue("R-inline", 2, "added line has a bug", lineEnd=3),
         "outside": site.issue("R-outside", 50, "far from the diff"),
         "suppressed": site.issue("R-supp", 3, "known noise here"),
         "other_phase": site.issue("R-up", 4, "upstream suppression must not apply"),
@@ -65,6 +68,9 @@ def test_review_is_posted_with_memory_applied(site: Any) -> None:
     for comment in request["comments"]:
         assert comment["path"] == "src/app.py" and comment["side"] == "RIGHT"
         assert comment["line"] in served.commentable_lines
+        if "start_line" in comment:
+            assert served.same_hunk(comment["start_line"], comment["line"])
+    assert (2, 3) in [(c.get("start_line"), c["line"]) for c in request["comments"]]
     inline_fps = {parse_finding_marker(c["body"]).fingerprint for c in request["comments"]}  # type: ignore[union-attr]
     assert inline_fps == {cases[k]["fp"] for k in ("inline", "other_phase", "guarded")}
 
@@ -153,3 +159,51 @@ def test_hostile_strings_are_neutralised(site: Any) -> None:
     assert body.count("</details>") == body.count("<details>")
     assert "more characters cut" in body
     assert not MENTION.search(run.summary) and "<img" not in run.summary
+
+
+def test_real_ruff_sarif(site: Any) -> None:
+    source = [
+        "import os" if n == 2 else "import sys" if n == 32 else f"x{n} = {n}" for n in range(1, 61)
+    ]
+    (site.workspace / "src/app.py").write_text("\n".join(source) + "\n")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--no-cache",
+            "--isolated",
+            "--select",
+            "F401",
+            "--exit-zero",
+            "--output-format",
+            "sarif",
+            "--output-file",
+            "ruff.sarif",
+            "src",
+        ],
+        cwd=site.workspace,
+        check=True,
+        capture_output=True,
+    )
+    findings = read_findings(site.workspace / "ruff.sarif", root=site.workspace)
+    assert sorted((f.file, f.line) for f in findings) == [("src/app.py", 2), ("src/app.py", 32)]
+    os_import = next(f for f in findings if f.line == 2)
+    assert os_import.severity == "major"  # ruff writes level "error": only accepted_risk hides it
+    site.write_memory(
+        [
+            site.suppression(
+                "supp-os", fp=os_import.fingerprint, phase="midstream", feedback="accepted_risk"
+            )
+        ]
+    )
+    run = site.run(findings="ruff.sarif")
+    assert run.code == 0, run.stderr
+    request = review_posts(site)[0]
+    assert [(c["path"], c["line"]) for c in request["comments"]] == [("src/app.py", 32)]
+    assert "F401" in request["comments"][0]["body"]
+    assert run.outputs["findings-kept"] == "1" and run.outputs["findings-suppressed"] == "1"
+    sarif = json.loads(Path(run.outputs["findings-path"]).read_text())
+    suppressed = [r for run_ in sarif["runs"] for r in run_["results"] if r.get("suppressions")]
+    assert len(suppressed) == 1
