@@ -31,7 +31,7 @@ def detect_format(document: Any) -> str | None:
     """sarif | river | rdjson for a parsed JSON document, None when it looks like none."""
     if not isinstance(document, dict):
         return None
-    if isinstance(document.get("runs"), list) or "sarif" in str(document.get("$schema", "")):
+    if "runs" in document or "sarif" in str(document.get("$schema", "")):
         return "sarif"
     if "issues" in document:
         return "river"
