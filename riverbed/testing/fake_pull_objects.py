@@ -209,7 +209,6 @@ def review_comment_json(site: Site, comment: JSON, user: JSON, reactions: list[s
         },
         "start_line": comment["start_line"],
         "original_start_line": comment["start_line"],
-        "start_side": comment["start_side"],
         "side": comment["side"],
         "subject_type": "line" if comment["line"] is not None else "file",
         "reactions": reaction_rollup(f"{url}/reactions", reactions),
@@ -218,6 +217,9 @@ def review_comment_json(site: Site, comment: JSON, user: JSON, reactions: list[s
         if comment[key] is not None:
             data[key] = comment[key]
             data[f"original_{key}"] = comment[key]
+    if comment["start_side"] is not None:
+        # GitHub sends null here, but its schema's enum has no null: leave the key out.
+        data["start_side"] = comment["start_side"]
     if comment["in_reply_to"] is not None:
         data["in_reply_to_id"] = comment["in_reply_to"]
     return data
