@@ -10,6 +10,7 @@ from io import BytesIO
 from riverbed.action.context import ActionContext
 from riverbed.artifacts import ZipLimits, extract_index, verify_digest
 from riverbed.errors import ArtifactError
+from riverbed.expiry import format_timestamp
 from riverbed.github.artifacts import (
     ArtifactInfo,
     RunInfo,
@@ -45,10 +46,15 @@ class Restored:
         return str(self.artifact.id) if self.artifact else self.source
 
     @property
+    def label(self) -> str:
+        """Short name of the source: `artifact 123`, `workspace` or `empty`."""
+        return f"artifact {self.artifact.id}" if self.artifact else self.source
+
+    @property
     def description(self) -> str:
         """One line for logs and the job summary."""
         if self.artifact is not None:
-            created = self.artifact.created_at.isoformat() if self.artifact.created_at else "?"
+            created = format_timestamp(self.artifact.created_at) if self.artifact.created_at else "?"
             event = self.run.event if self.run else "?"
             return (
                 f"artifact {self.artifact.id} (created {created}, run {self.artifact.run_id}, "

@@ -8,7 +8,8 @@ from riverbed.action.memory_job import MemoryReport
 
 #: Rows listed per table before the rest is only counted.
 MAX_ROWS = 50
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~>])")
+# Inside one table cell or bullet these are the characters that format, link or end the cell.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
 
 def md(text: str) -> str:
@@ -45,7 +46,7 @@ def render_summary(report: MemoryReport) -> str:
     out = [
         f"## riverbed memory · {report.mode}",
         "",
-        f"Restored from **{md(restored.output)}**: {md(restored.description)}.",
+        f"Restored from **{md(restored.label)}**: {md(restored.description)}.",
         "",
         "| entries | active | archived now | appended | warnings |",
         "|---|---|---|---|---|",
