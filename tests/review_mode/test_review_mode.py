@@ -31,7 +31,7 @@ def scenario(site: Any) -> dict[str, dict[str, Any]]:
     """Findings A…F and the memory that treats each differently."""
     items = {
         "inline": site.issue("R-inline", 2, "added line has a bug", lineEnd=3),
-        "outside": site.issue("R-outside", 50, "far from the diff"),
+        "outside": site.issue("R-outside", 50, "far from the diff", evidence=["not in the file"]),
         "suppressed": site.issue("R-supp", 3, "known noise here"),
         "other_phase": site.issue("R-up", 4, "upstream suppression must not apply"),
         "phaseless": site.issue("R-any", 5, "phase-less suppression applies"),
@@ -77,12 +77,12 @@ def test_review_is_posted_with_memory_applied(site: Any) -> None:
 
     body = request["body"]
     assert body.startswith("## riverbed review · midstream phase")
-    assert "| 6 | 4 | 2 | 1 | 3 | 0 |" in body
+    assert "| 6 | 4 | 2 | 1 | 3 | 1 |" in body  # in/kept/suppressed/guard/resurfaced/evidence
     assert "3 inline comments, 1 finding outside the diff." in body
     assert "supp\\-mid" in body and "supp\\-any" in body and "supp\\-up" not in body
     assert "major findings are only suppressed by feedbackType accepted\\_risk" in body
     assert "<details><summary>2 suppressed findings</summary>" in body
-    assert "far from the diff" in body
+    assert "far from the diff" in body and "quoted evidence not found in the file" in body
     assert "/riverbed suppress" in body
 
     assert run.outputs["findings-kept"] == "4"
@@ -133,9 +133,10 @@ def test_read_only_token_falls_back_to_annotations(site: Any) -> None:
 
 def test_fail_on_reached_exits_1(site: Any) -> None:
     scenario(site)
-    run = site.run(fail_on="major", post_review="false")
+    run = site.run(fail_on="major", post_review="false", max_inline_comments="1")
     assert run.code == 1
     assert review_posts(site) == []
+    assert "1 inline comment, 1 finding outside the diff, 2 over the inline cap" in run.summary
     assert "fail-on major: 1 kept findings at or above it" in run.summary
     assert site.run(fail_on="critical", post_review="false").code == 0
 
@@ -208,3 +209,26 @@ def test_real_ruff_sarif(site: Any) -> None:
     sarif = json.loads(Path(run.outputs["findings-path"]).read_text())
     suppressed = [r for run_ in sarif["runs"] for r in run_["results"] if r.get("suppressions")]
     assert len(suppressed) == 1
+
+
+def test_memory_comes_from_a_trusted_artifact_only(site: Any) -> None:
+    cases = scenario(site)
+    trusted = site.index_path.read_bytes()
+    site.index_path.unlink()
+    push = site.gh.add_run(event="push", head_repository_id=1001)
+    artifact = site.gh.add_artifact(
+        name="riverbed-memory", run_id=push, files={"index.json": trusted}
+    )
+    # A newer artifact from a pull_request run (a PR could have written it) must be ignored.
+    site.write_memory([])
+    hostile = site.index_path.read_bytes()
+    site.index_path.unlink()
+    pr_run = site.gh.add_run(event="pull_request", head_repository_id=1001)
+    site.gh.add_artifact(name="riverbed-memory", run_id=pr_run, files={"index.json": hostile})
+    run = site.run()
+    assert run.code == 0, run.stderr
+    assert run.outputs["restored-from"] == str(artifact)
+    assert run.outputs["findings-suppressed"] == "2"
+    assert not site.index_path.exists()  # nothing written to the workspace
+    fps = {c["body"] for c in review_posts(site)[0]["comments"]}
+    assert not any(cases["suppressed"]["fp"] in body for body in fps)
