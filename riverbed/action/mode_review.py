@@ -14,7 +14,7 @@ from riverbed.action.review_inputs import (
     resolve_findings_files,
 )
 from riverbed.action.review_job import ReviewComputation, compute_review, read_all_findings
-from riverbed.errors import ActionConfigError
+from riverbed.errors import ActionConfigError, GitHubError
 from riverbed.findings import severity_at_least, to_sarif, write_json_file
 from riverbed.github.pulls import (
     ChangedFile,
@@ -22,6 +22,7 @@ from riverbed.github.pulls import (
     list_pull_files,
     list_review_comments,
     list_reviews,
+    pull_head_sha,
 )
 from riverbed.jsonformat import dumps_js
 from riverbed.pr_review import (
@@ -112,10 +113,27 @@ def _annotate(context: ActionContext, computed: ReviewComputation) -> str:
     notes = findings_annotations(computed.report.kept)
     for line in notes.lines:
         context.runner.annotation(line)
-    more = (
-        f"; {notes.omitted} more not annotated (GitHub shows 10 per step)" if notes.omitted else ""
-    )
+    more = f"; {notes.omitted} more not annotated (GitHub shows 10 per step)" * bool(notes.omitted)
     return f"{len(notes.lines)} kept findings annotated{more}"
+
+
+@dataclass(frozen=True)
+class Posting:
+    """What review mode did on the pull request, for outputs and the job summary."""
+
+    placement: Placement
+    status: tuple[str, ...]
+    posted: bool = False
+    review_id: int | None = None
+    list_all: bool = False  # the summary lists every kept finding (nothing inline was posted)
+
+
+def _body_only(placement: Placement) -> Placement:
+    """The same findings with nothing inline: every on-diff finding moves to the body."""
+    moved = tuple(t.finding for t in placement.inline)
+    return Placement(
+        (), placement.outside_diff + moved, placement.over_cap, placement.already_posted
+    )
 
 
 def _post(
@@ -124,61 +142,78 @@ def _post(
     computed: ReviewComputation,
     inputs: ReviewInputs,
     diff: DiffIndex,
-) -> tuple[Placement, list[str], bool]:
-    """Place, decide, post (or fall back); returns placement, status lines, list-all flag."""
+) -> Posting:
+    """Place the findings, decide whether to post, post (or fall back to annotations)."""
     client = context.github()
     kept = computed.report.kept
+    cap = inputs.max_inline_comments
     state = review_state(
         inputs.phase, [f.fingerprint for f in kept], [s.id for s in computed.report.suppressions]
     )
     if not inputs.post_review:
-        placement = place_findings(kept, diff, max_inline=inputs.max_inline_comments)
-        return placement, ["post-review is false: no review posted"], True
+        placement = place_findings(kept, diff, max_inline=cap)
+        return Posting(placement, ("post-review is false: no review posted",), list_all=True)
     reviews = _posted(list_reviews(client, pull.number))
     comments = _posted(list_review_comments(client, pull.number))
-    placement = place_findings(
-        kept,
-        diff,
-        max_inline=inputs.max_inline_comments,
-        already_posted=posted_findings(comments),
-    )
-    previous = unchanged_since_last_review(state, reviews)
-    if previous is not None:
-        context.runner.set_output("posted", False)
-        return (
+    placement = place_findings(kept, diff, max_inline=cap, already_posted=posted_findings(comments))
+    if unchanged_since_last_review(state, reviews) is not None:
+        return Posting(
             placement,
-            [
-                "Nothing changed since the last riverbed review of this phase on this pull request "
-                f"(same {state.kept} kept findings, same {state.suppressions} suppressions): "
-                "posted nothing"
-            ],
-            False,
+            (
+                "Nothing changed since the last riverbed review of this phase on this pull "
+                f"request (same {state.kept} kept findings, same {state.suppressions} "
+                "suppressions): posted nothing",
+            ),
         )
-    body = render_review_body(
-        computed.report, placement, state, max_inline=inputs.max_inline_comments
-    )
-    result = create_review(
-        client,
-        pull.number,
-        body=body,
-        comments=_review_comments(placement),
-        commit_id=pull.head_sha,
-    )
+    current = pull_head_sha(client, pull.number)
+    if pull.head_sha and current and current != pull.head_sha:
+        return Posting(
+            placement,
+            (
+                f"The pull request moved on to {md(current[:12])} since this run started "
+                f"({md(pull.head_sha[:12])}): posted nothing; the run for the new commit "
+                "reviews it",
+            ),
+            list_all=True,
+        )
+    notes: list[str] = []
+    for attempt in (1, 2):
+        body = render_review_body(computed.report, placement, state, max_inline=cap)
+        result = create_review(
+            client,
+            pull.number,
+            body=body,
+            comments=_review_comments(placement),
+            commit_id=pull.head_sha,
+        )
+        if result.status == 422 and placement.inline and attempt == 1:
+            # Should not happen (every line is checked against the patch); if GitHub still
+            # cannot place a comment, the review goes out with every finding in its body.
+            notes.append(
+                f"GitHub refused the inline comments ({md(result.message, 200)}); "
+                "posted every finding in the review body instead"
+            )
+            context.runner.warning(f"riverbed: inline comments refused: {result.message}")
+            placement = _body_only(placement)
+            continue
+        break
     if result.forbidden:
-        context.runner.set_output("posted", False)
+        context.runner.warning(
+            f"riverbed: could not post the review (403: {result.message}); the token is "
+            "read-only, as for pull requests from forks: annotations and the job summary instead"
+        )
         why = (
             f"Could not post the review: GitHub answered 403 ({md(result.message, 200)}). "
             "The token is read-only, as for pull requests from forks; this is not a failure"
         )
-        context.runner.warning(f"riverbed: {why.replace('**', '')}")
-        return placement, [why, _annotate(context, computed)], True
-    context.runner.set_output("posted", True)
-    context.runner.set_output("review-id", result.review_id)
-    return (
-        placement,
-        [f"Posted review {result.review_id} with {len(placement.inline)} inline comments"],
-        False,
-    )
+        return Posting(placement, (why, _annotate(context, computed)), list_all=True)
+    if result.review_id is None:
+        raise GitHubError(
+            f"posting the review on pull request #{pull.number}: GitHub answered "
+            f"{result.status} ({result.message})"
+        )
+    posted = f"Posted review {result.review_id} with {len(placement.inline)} inline comments"
+    return Posting(placement, (posted, *notes), posted=True, review_id=result.review_id)
 
 
 def run(context: ActionContext) -> int:
@@ -214,16 +249,19 @@ def run(context: ActionContext) -> int:
         warnings=warnings,
     )
     _write_outputs(context, computed)
-    placement, status, list_all = _post(context, pull, computed, inputs, diff)
+    posting = _post(context, pull, computed, inputs, diff)
+    runner.set_output("posted", posting.posted)
+    runner.set_output("review-id", posting.review_id or "")
+    status = list(posting.status)
     failing = _fail_on_reached(inputs, computed)
     if failing:
         status.append(f"fail-on {inputs.fail_on}: {failing} kept findings at or above it; exit 1")
     summary = render_job_summary(
         computed.report,
-        placement,
+        posting.placement,
         status,
         max_inline=inputs.max_inline_comments,
-        list_all=list_all,
+        list_all=posting.list_all,
     )
     runner.append_summary(summary)
     for warning in computed.warnings:

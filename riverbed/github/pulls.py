@@ -73,6 +73,14 @@ def _author_is_bot(item: dict[str, Any]) -> bool:
     return isinstance(user, dict) and user.get("type") == "Bot"
 
 
+def pull_head_sha(client: GitHubClient, number: int) -> str | None:
+    """The PR's current head commit (`GET /pulls/{n}`), or None when the answer has none."""
+    data = client.get_json(f"/pulls/{number}", what=f"reading pull request #{number}")
+    head = data.get("head") if isinstance(data, dict) else None
+    sha = head.get("sha") if isinstance(head, dict) else None
+    return sha if isinstance(sha, str) else None
+
+
 def list_pull_files(client: GitHubClient, number: int) -> list[ChangedFile]:
     """The PR's changed files with their patches, every page (GitHub stops at 3,000 files)."""
     out: list[ChangedFile] = []
@@ -131,7 +139,7 @@ def create_review(
     comments: Sequence[dict[str, Any]],
     commit_id: str | None,
 ) -> PostResult:
-    """POST one COMMENT review; a 403 (read-only token) is returned, not raised."""
+    """POST one COMMENT review; a 403 (read-only token) or 422 is returned, not raised."""
     from github import GithubException
 
     payload: dict[str, Any] = {"body": body, "event": "COMMENT", "comments": list(comments)}
@@ -144,10 +152,12 @@ def create_review(
                 "POST", f"{client.repo_url}/pulls/{number}/reviews", input=payload
             )
         except GithubException as exc:
-            if exc.status != 403:
+            if exc.status not in (403, 422):
                 raise
             message = exc.data.get("message") if isinstance(exc.data, dict) else exc.data
-            return PostResult(None, 403, str(message or "no message"))
+            errors = exc.data.get("errors") if isinstance(exc.data, dict) else None
+            detail = f": {'; '.join(str(e) for e in errors)[:500]}" if errors else ""
+            return PostResult(None, exc.status, f"{message or 'no message'}{detail}")
     ident = data.get("id") if isinstance(data, dict) else None
     if not isinstance(ident, int):
         raise GitHubError(f"{what}: GitHub's answer has no review id")

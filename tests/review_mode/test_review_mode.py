@@ -232,3 +232,23 @@ def test_memory_comes_from_a_trusted_artifact_only(site: Any) -> None:
     assert not site.index_path.exists()  # nothing written to the workspace
     fps = {c["body"] for c in review_posts(site)[0]["comments"]}
     assert not any(cases["suppressed"]["fp"] in body for body in fps)
+
+
+def test_head_moved_posts_nothing(site: Any) -> None:
+    scenario(site)
+    site.gh.pulls[7]["head_sha"] = "b" * 40  # a push landed after the event
+    run = site.run()
+    assert run.code == 0, run.stderr
+    assert review_posts(site) == []
+    assert "moved on to bbbbbbbbbbbb" in run.summary and run.outputs["posted"] == "false"
+
+
+def test_refused_inline_comments_fall_back_to_the_body(site: Any) -> None:
+    cases = scenario(site)
+    site.gh.fail_next(method="POST", path_regex=r"/pulls/7/reviews$", status=422, times=1)
+    run = site.run()
+    assert run.code == 0, run.stderr
+    posts = review_posts(site)
+    assert len(posts) == 2 and posts[1]["comments"] == []
+    assert cases["inline"]["fp"] in posts[1]["body"]
+    assert "posted every finding in the review body instead" in run.summary
