@@ -15,6 +15,16 @@ from riverbed.errors import ArtifactError
 #: The one file a memory artifact is expected to hold, at the zip's root.
 INDEX_MEMBER = "index.json"
 MIB = 1024 * 1024
+# What `zipfile` raises on a damaged archive (it has no single exception for that).
+_DAMAGED = (
+    zipfile.BadZipFile,
+    zlib.error,
+    NotImplementedError,
+    RuntimeError,
+    ValueError,
+    OSError,
+    EOFError,
+)
 
 
 @dataclass(frozen=True)
@@ -82,7 +92,7 @@ def extract_index(
     limits = limits or ZipLimits()
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+    except _DAMAGED as exc:
         raise ArtifactError(f"{source}: not a readable zip archive ({exc})") from None
     with archive:
         members = archive.infolist()
@@ -118,7 +128,7 @@ def _read_bounded(
     try:
         with archive.open(info) as handle:
             content = handle.read(cap + 1)
-    except (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, OSError, EOFError) as exc:
+    except _DAMAGED as exc:
         raise ArtifactError(f"{source}: {info.filename!r} cannot be decompressed ({exc})") from None
     if len(content) > cap:
         raise ArtifactError(

@@ -122,9 +122,7 @@ def _required_env(env: Mapping[str, str], name: str) -> str:
 def resolve_mode(requested: str, event_name: str) -> str:
     """The mode to run: the requested one, or the event's (mode auto)."""
     if requested not in MODES:
-        raise ActionConfigError(
-            f"input mode: {requested!r} is not one of {', '.join(MODES)}"
-        )
+        raise ActionConfigError(f"input mode: {requested!r} is not one of {', '.join(MODES)}")
     if requested != "auto":
         return requested
     picked = AUTO_MODES.get(event_name)
@@ -196,9 +194,7 @@ def _repository_id(env: Mapping[str, str]) -> int | None:
 
 def build_config(read_input: InputReader, env: Mapping[str, str]) -> ActionConfig:
     """Validate inputs (via `read_input`) and the runner environment into an ActionConfig."""
-    inputs = {
-        name: (read_input(name) or default) for name, default in INPUT_DEFAULTS.items()
-    }
+    inputs = {name: (read_input(name) or default) for name, default in INPUT_DEFAULTS.items()}
     event_name = env.get("GITHUB_EVENT_NAME", "").strip()
     requested = inputs["mode"].lower()
     mode = resolve_mode(requested, event_name)

@@ -61,7 +61,9 @@ def read_event(config: ActionConfig) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except OSError as exc:
-        raise ActionConfigError(f"GITHUB_EVENT_PATH {path}: cannot be read ({exc.strerror})") from None
+        raise ActionConfigError(
+            f"GITHUB_EVENT_PATH {path}: cannot be read ({exc.strerror})"
+        ) from None
     if len(data) > MAX_EVENT_BYTES:
         raise ActionConfigError(f"GITHUB_EVENT_PATH {path}: larger than {MAX_EVENT_BYTES} bytes")
     try:

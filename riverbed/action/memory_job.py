@@ -11,7 +11,8 @@ from pathlib import Path
 from riverbed import lifecycle
 from riverbed.action.context import ActionContext
 from riverbed.action.restore import Restored, newer_trusted, restore_memory, trust_check
-from riverbed.expiry import InvalidExpiresAt, effective_expiry, parse_expires_at
+from riverbed.errors import InvalidExpiresAt
+from riverbed.expiry import effective_expiry, parse_expires_at
 from riverbed.merge import merge_indexes
 from riverbed.model import Entry, Index, entry_status, entry_title
 from riverbed.storage import locked, read_index, update_index, write_index_atomic
@@ -105,7 +106,10 @@ def run_memory_job(
     if new_entries is not None:
         entries = new_entries(context)
         appended = append_entries(work, entries, now=now)
-    merged_from, merge_notes, conflicts, late = None, (), (), lifecycle.ExpireReport()
+    merged_from: str | None = None
+    merge_notes: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    late = lifecycle.ExpireReport()
     with runner.group("riverbed: look for a newer artifact before staging"):
         newer = newer_trusted(context, check, restored)
         if newer is None:
@@ -118,7 +122,9 @@ def run_memory_job(
             runner.info(f"merged {merged_from}, uploaded since restore")
     final = read_index(work)
     _stage(staged, final)
-    archived = tuple(zip(expired.archived + late.archived, expired.titles + late.titles, strict=True))
+    archived = tuple(
+        zip(expired.archived + late.archived, expired.titles + late.titles, strict=True)
+    )
     upcoming = upcoming_expiries(final, now)
     return MemoryReport(
         mode=mode,

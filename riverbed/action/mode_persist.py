@@ -14,7 +14,9 @@ def _eval_results(context: ActionContext) -> list[Entry]:
     if path is None:
         return []
     entries = eval_entries(path, now=context.now)
-    context.runner.info(f"read {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} from {path}")
+    context.runner.info(
+        f"read {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} from {path}"
+    )
     return entries
 
 

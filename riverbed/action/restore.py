@@ -1,4 +1,4 @@
-"""Trusted restore: the newest artifact a trusted run of this repository uploaded, else fallbacks."""
+"""Trusted restore: the newest artifact a trusted run of this repository uploaded, or fallbacks."""
 
 from __future__ import annotations
 
@@ -54,7 +54,9 @@ class Restored:
     def description(self) -> str:
         """One line for logs and the job summary."""
         if self.artifact is not None:
-            created = format_timestamp(self.artifact.created_at) if self.artifact.created_at else "?"
+            created = (
+                format_timestamp(self.artifact.created_at) if self.artifact.created_at else "?"
+            )
             event = self.run.event if self.run else "?"
             return (
                 f"artifact {self.artifact.id} (created {created}, run {self.artifact.run_id}, "
@@ -143,9 +145,7 @@ def integrity_problem(data: bytes, digest: str | None) -> str | None:
     return None
 
 
-def load_artifact(
-    check: TrustCheck, artifact: ArtifactInfo, notes: list[str]
-) -> Index | None:
+def load_artifact(check: TrustCheck, artifact: ArtifactInfo, notes: list[str]) -> Index | None:
     """Download, verify, extract and parse one artifact; None when GitHub says 410 Gone."""
     label = f"artifact {artifact.id} ({artifact.name!r}, run {artifact.run_id})"
     data: bytes | None = None
@@ -167,8 +167,10 @@ def load_artifact(
     notes.append(f"{label}: {verify_digest(data, artifact.digest)}")
     extracted = extract_index(data, limits=check.limits, source=label)
     if extracted.ignored:
-        notes.append(f"{label}: ignored {len(extracted.ignored)} other member(s): "
-                     + ", ".join(repr(n) for n in extracted.ignored))
+        notes.append(
+            f"{label}: ignored {len(extracted.ignored)} other member(s): "
+            + ", ".join(repr(n) for n in extracted.ignored)
+        )
     return parse_index_bytes(extracted.data, label)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from riverbed.action.memory_job import MemoryReport
 
@@ -25,15 +26,17 @@ def code(text: str) -> str:
     return f"`{text}`"
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], noun: str) -> list[str]:
+def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], noun: str) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows[:MAX_ROWS]]
     if len(rows) > MAX_ROWS:
-        lines.append(f"\n*{MAX_ROWS} of {len(rows)} {noun} shown; {len(rows) - MAX_ROWS} left out.*")
+        lines.append(
+            f"\n*{MAX_ROWS} of {len(rows)} {noun} shown; {len(rows) - MAX_ROWS} left out.*"
+        )
     return lines
 
 
-def _bullets(items: tuple[str, ...] | list[str], noun: str) -> list[str]:
+def _bullets(items: Sequence[str], noun: str) -> list[str]:
     lines = [f"- {md(item)}" for item in items[:MAX_ROWS]]
     if len(items) > MAX_ROWS:
         lines.append(f"- *… {len(items) - MAX_ROWS} more {noun} left out*")
@@ -56,8 +59,8 @@ def render_summary(report: MemoryReport) -> str:
     ]
     if report.archived:
         out += ["### Archived (expired)", ""]
-        rows = [(code(entry_id), md(title)) for entry_id, title in report.archived]
-        out += [*_table(("id", "title"), rows, "archived entries"), ""]
+        archived = [(code(entry_id), md(title)) for entry_id, title in report.archived]
+        out += [*_table(("id", "title"), archived, "archived entries"), ""]
     if report.appended or report.unchanged:
         out += ["### Appended", ""]
         out += _bullets([f"{entry_id}" for entry_id in report.appended], "entries")
@@ -78,8 +81,8 @@ def render_summary(report: MemoryReport) -> str:
     out += ["### Restore", "", *_bullets(restored.notes, "notes"), ""]
     out += ["### Next expiries", ""]
     if report.upcoming:
-        rows = [(code(u.id), md(u.title), code(u.expires_at)) for u in report.upcoming]
-        out += _table(("id", "title", "expires"), rows, "expiries")
+        upcoming = [(code(u.id), md(u.title), code(u.expires_at)) for u in report.upcoming]
+        out += _table(("id", "title", "expires"), upcoming, "expiries")
         if report.upcoming_total > len(report.upcoming):
             out.append(
                 f"\n*{len(report.upcoming)} of {report.upcoming_total} upcoming expiries shown.*"

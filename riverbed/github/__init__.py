@@ -5,12 +5,12 @@ from __future__ import annotations
 from riverbed.github.artifacts import (
     ArtifactInfo,
     Download,
+    RunInfo,
     artifact_from_json,
     download_artifact,
+    get_run,
     list_artifacts,
     repository_id,
-    RunInfo,
-    get_run,
 )
 from riverbed.github.client import GitHubClient, GitHubSettings
 

@@ -55,7 +55,8 @@ def _instant(value: Any) -> datetime | None:
 
 def artifact_from_json(raw: dict[str, Any]) -> ArtifactInfo:
     """An ArtifactInfo from one item of the REST listing (missing fields stay None)."""
-    run = raw.get("workflow_run") if isinstance(raw.get("workflow_run"), dict) else {}
+    value = raw.get("workflow_run")
+    run: dict[str, Any] = value if isinstance(value, dict) else {}
     artifact_id = _int(raw.get("id"))
     if artifact_id is None:
         raise GitHubError(f"artifact listing item without an integer id: {str(raw)[:200]}")

@@ -1,4 +1,4 @@
-"""The one PyGithub connection riverbed makes: base URL, timeouts, retries and pacing chosen here."""
+"""The one PyGithub connection riverbed makes: base URL, timeouts, retries, pacing."""
 
 from __future__ import annotations
 

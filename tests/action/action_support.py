@@ -186,5 +186,3 @@ class ActionHarness:
             summary=summary.read_text(encoding="utf-8"),
             staged=self.runner_temp / "riverbed-artifact" / "index.json",
         )
-
-

@@ -12,9 +12,9 @@ import pytest
 # directory is not on sys.path by itself.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from action_support import OWNER, REPO, REPO_ID, ActionHarness  # noqa: E402
+from action_support import OWNER, REPO, REPO_ID, ActionHarness
 
-from riverbed.testing.fake_github import FakeGitHub  # noqa: E402
+from riverbed.testing.fake_github import FakeGitHub
 
 
 @pytest.fixture

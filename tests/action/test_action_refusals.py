@@ -7,7 +7,6 @@ import io
 import zipfile
 
 import pytest
-
 from action_support import ActionHarness, entry, index_bytes
 
 from riverbed.testing.fake_github import FakeGitHub

@@ -132,9 +132,7 @@ def test_more_than_100_artifacts_are_paged_through(
     assert {"1", "2"} <= pages
 
 
-def test_other_artifact_names_are_not_considered(
-    harness: ActionHarness, fake: FakeGitHub
-) -> None:
+def test_other_artifact_names_are_not_considered(harness: ActionHarness, fake: FakeGitHub) -> None:
     fake.add_artifact(name="something-else", files={"index.json": index_bytes(entry("other"))})
     run = harness.run(inputs={"artifact-name": "team-memory"})
     assert run.returncode == 0, run.stdout + run.stderr
