@@ -114,7 +114,8 @@ def _annotate(context: ActionContext, computed: ReviewComputation) -> str:
     for line in notes.lines:
         context.runner.annotation(line)
     more = f"; {notes.omitted} more not annotated (GitHub shows 10 per step)" * bool(notes.omitted)
-    return f"{len(notes.lines)} kept findings annotated{more}"
+    plural = "s" * (len(notes.lines) != 1)
+    return f"{len(notes.lines)} kept finding{plural} annotated{more}"
 
 
 @dataclass(frozen=True)

@@ -242,13 +242,20 @@ def render_job_summary(
     limit: int = 500_000,
 ) -> str:
     """The job summary: status lines (trusted Markdown: escape what they quote), counts, lists."""
+    where = (
+        "Nothing was commented inline: "
+        f"{_count(len(placement.inline) + len(placement.over_cap), 'finding')} on diff lines, "
+        f"{len(placement.outside_diff)} elsewhere.\n"
+        if list_all
+        else _placement_line(placement, max_inline)
+    )
     top = (
         f"## riverbed review · {inline(report.phase or 'all phases', 40)} phase\n\n"
         + "".join(f"- {line}\n" for line in status)
         + "\n"
         + _counts(report)
         + "\n"
-        + _placement_line(placement, max_inline)
+        + where
         + "".join(f"\n{inline(note, 500)}\n" for note in report.notes)
     )
     listed = report.kept if list_all else placement.in_body

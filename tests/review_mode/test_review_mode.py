@@ -129,6 +129,25 @@ def test_read_only_token_falls_back_to_annotations(site: Any) -> None:
     assert "GitHub answered 403" in run.summary
     assert "### Kept findings" in run.summary and "far from the diff" in run.summary
     assert "4 kept findings annotated" in run.summary
+    assert "Nothing was commented inline: 3 findings on diff lines, 1 elsewhere." in run.summary
+
+
+def test_inline_cap_puts_the_rest_in_the_body(site: Any) -> None:
+    cases = scenario(site)
+    run = site.run(max_inline_comments="1")
+    assert run.code == 0, run.stderr
+    request = review_posts(site)[0]
+    assert (
+        len(request["comments"]) == 1 and cases["guarded"]["fp"] in request["comments"][0]["body"]
+    )
+    line = (
+        "1 inline comment, 1 finding outside the diff, "
+        "2 over the inline cap (max-inline-comments: 1)."
+    )
+    assert line in request["body"]
+    assert (
+        cases["other_phase"]["fp"] in request["body"] and cases["inline"]["fp"] in request["body"]
+    )
 
 
 def test_fail_on_reached_exits_1(site: Any) -> None:
@@ -136,7 +155,7 @@ def test_fail_on_reached_exits_1(site: Any) -> None:
     run = site.run(fail_on="major", post_review="false", max_inline_comments="1")
     assert run.code == 1
     assert review_posts(site) == []
-    assert "1 inline comment, 1 finding outside the diff, 2 over the inline cap" in run.summary
+    assert "Nothing was commented inline: 3 findings on diff lines, 1 elsewhere." in run.summary
     assert "fail-on major: 1 kept findings at or above it" in run.summary
     assert site.run(fail_on="critical", post_review="false").code == 0
 
