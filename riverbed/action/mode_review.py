@@ -18,11 +18,12 @@ from riverbed.errors import ActionConfigError, GitHubError
 from riverbed.findings import severity_at_least, to_sarif, write_json_file
 from riverbed.github.pulls import (
     ChangedFile,
+    PullInfo,
     create_review,
+    get_pull,
     list_pull_files,
     list_review_comments,
     list_reviews,
-    pull_head_sha,
 )
 from riverbed.jsonformat import dumps_js
 from riverbed.pr_review import (
@@ -139,10 +140,12 @@ def _body_only(placement: Placement) -> Placement:
 
 def _post(
     context: ActionContext,
+    *,
     pull: PullRef,
     computed: ReviewComputation,
     inputs: ReviewInputs,
     diff: DiffIndex,
+    live: PullInfo,
 ) -> Posting:
     """Place the findings, decide whether to post, post (or fall back to annotations)."""
     client = context.github()
@@ -166,7 +169,7 @@ def _post(
                 "suppressions): posted nothing",
             ),
         )
-    current = pull_head_sha(client, pull.number)
+    current = live.head_sha
     if pull.head_sha and current and current != pull.head_sha:
         return Posting(
             placement,
@@ -233,11 +236,18 @@ def run(context: ActionContext) -> int:
         for note in restored.notes:
             runner.info(note)
     runner.set_output("restored-from", restored.output)
+    current = get_pull(context.github(), pull.number)
     changed: list[ChangedFile] = list_pull_files(context.github(), pull.number)
     diff = build_diff_index((c.filename, c.patch) for c in changed)
     notes = [f"Memory restored from {restored.description}."]
     if diff.unparsed:
         notes.append(f"{len(diff.unparsed)} changed files had a patch riverbed could not read.")
+    total = current.changed_files
+    if total is not None and total > len(changed):
+        notes.append(
+            f"GitHub lists only {len(changed)} of the {total} files this pull request changes; "
+            "findings in the others are listed in the body, not commented inline."
+        )
     computed = compute_review(
         restored.index,
         findings,
@@ -250,7 +260,7 @@ def run(context: ActionContext) -> int:
         warnings=warnings,
     )
     _write_outputs(context, computed)
-    posting = _post(context, pull, computed, inputs, diff)
+    posting = _post(context, pull=pull, computed=computed, inputs=inputs, diff=diff, live=current)
     runner.set_output("posted", posting.posted)
     runner.set_output("review-id", posting.review_id or "")
     status = list(posting.status)

@@ -73,12 +73,24 @@ def _author_is_bot(item: dict[str, Any]) -> bool:
     return isinstance(user, dict) and user.get("type") == "Bot"
 
 
-def pull_head_sha(client: GitHubClient, number: int) -> str | None:
-    """The PR's current head commit (`GET /pulls/{n}`), or None when the answer has none."""
+@dataclass(frozen=True)
+class PullInfo:
+    """The PR as GitHub sees it now: head commit and how many files it changes."""
+
+    head_sha: str | None
+    changed_files: int | None
+
+
+def get_pull(client: GitHubClient, number: int) -> PullInfo:
+    """`GET /pulls/{n}`: the current head commit and the changed-file count."""
     data = client.get_json(f"/pulls/{number}", what=f"reading pull request #{number}")
     head = data.get("head") if isinstance(data, dict) else None
     sha = head.get("sha") if isinstance(head, dict) else None
-    return sha if isinstance(sha, str) else None
+    count = data.get("changed_files") if isinstance(data, dict) else None
+    return PullInfo(
+        sha if isinstance(sha, str) else None,
+        count if isinstance(count, int) and not isinstance(count, bool) else None,
+    )
 
 
 def list_pull_files(client: GitHubClient, number: int) -> list[ChangedFile]:

@@ -19,6 +19,7 @@ from riverbed.fingerprint import compute_fingerprint
 from riverbed.jsonformat import dumps_js
 from riverbed.testing.events import pull_request_event, write_event
 from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.openapi import OpenAPISubset
 
 REPO = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -208,7 +209,10 @@ def parse_outputs(text: str) -> dict[str, str]:
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[ReviewSite]:
     """A PR #7 changing src/app.py, a workspace holding it, and an empty memory."""
-    with FakeGitHub(owner="octo", repo="demo", repository_id=1001) as gh:
+    openapi = OpenAPISubset.from_file(
+        Path(__file__).resolve().parents[1] / "fixtures/github-openapi-subset.json"
+    )
+    with FakeGitHub(owner="octo", repo="demo", repository_id=1001, openapi=openapi) as gh:
         gh.add_pull(
             7,
             HEAD_SHA,
@@ -227,3 +231,4 @@ def site(tmp_path: Path) -> Iterator[ReviewSite]:
         (review_site.workspace / "src").mkdir(parents=True)
         (review_site.workspace / "src/app.py").write_text("\n".join(APP_LINES) + "\n")
         yield review_site
+    assert gh.server_errors == []  # every exchange was as GitHub documents it
