@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
 
 
 def normalize_path(path: str) -> str:
@@ -55,6 +58,58 @@ def glob_match(pattern: str, path: str) -> bool:
     if pattern == path:
         return True
     return is_glob(pattern) and _compile(pattern).fullmatch(path) is not None
+
+
+def literal_prefix(pattern: str) -> str:
+    """The leading directories of a pattern that hold no wildcard (`src/a/` of `src/a/*/x.py`)."""
+    segments = pattern.split("/")[:-1]
+    literal = []
+    for segment in segments:
+        if is_glob(segment):
+            break
+        literal.append(segment)
+    return "".join(s + "/" for s in literal)
+
+
+def directory_prefixes(path: str) -> list[str]:
+    """`""`, `a/`, `a/b/` for `a/b/c.py`: every directory prefix of a path."""
+    out = [""]
+    position = path.find("/")
+    while position != -1:
+        out.append(path[: position + 1])
+        position = path.find("/", position + 1)
+    return out
+
+
+class GlobIndex(Generic[T]):
+    """Patterns looked up by exact path and by literal directory prefix (no full scan)."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._exact: dict[str, list[tuple[int, str, T]]] = {}
+        self._by_prefix: dict[str, list[tuple[int, str, Callable[[str], object], T]]] = {}
+
+    def add(self, pattern: str, value: T) -> None:
+        """Index `value` under one pattern (a value may be added under several)."""
+        pattern = normalize_path(pattern)
+        self._count += 1
+        if not is_glob(pattern):
+            self._exact.setdefault(pattern, []).append((self._count, pattern, value))
+            return
+        matcher = _compile(pattern).fullmatch
+        bucket = self._by_prefix.setdefault(literal_prefix(pattern), [])
+        bucket.append((self._count, pattern, matcher, value))
+
+    def matches(self, path: str) -> list[tuple[T, str]]:
+        """(value, pattern) for every pattern matching `path`, in the order they were added."""
+        path = normalize_path(path)
+        hits = [(n, p, v) for n, p, v in self._exact.get(path, ())]
+        for prefix in directory_prefixes(path):
+            for n, pattern, matcher, value in self._by_prefix.get(prefix, ()):
+                if matcher(path) is not None:
+                    hits.append((n, pattern, value))
+        hits.sort(key=lambda hit: hit[0])
+        return [(value, pattern) for _, pattern, value in hits]
 
 
 def any_match(patterns: Iterable[str], paths: Iterable[str]) -> bool:

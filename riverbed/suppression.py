@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from riverbed.expiry import expiry_status, utc_now
 from riverbed.findings.model import SEVERITY_RANK, Finding
-from riverbed.globs import glob_match
+from riverbed.globs import GlobIndex
 from riverbed.model import Entry, context, is_active
 
 Action = Literal["suppressed", "skipped"]
@@ -115,13 +115,14 @@ def _usable(entry: Entry, now: datetime) -> str | None:
 
 
 class _Index:
-    """Suppressions looked up by fingerprint and by rule id: O(findings + matches), not O(n×m)."""
+    """Suppressions by fingerprint, and by rule then path glob: no scan of every suppression."""
 
     def __init__(self, suppressions: Iterable[Entry], now: datetime) -> None:
         self.by_fingerprint: dict[str, list[Entry]] = defaultdict(list)
-        self.by_rule: dict[str, list[tuple[Entry, list[str]]]] = defaultdict(list)
+        self.any_path: dict[str, list[tuple[int, Entry]]] = defaultdict(list)
+        self.by_path: dict[str, GlobIndex[tuple[int, Entry]]] = defaultdict(GlobIndex)
         self.ignored: list[str] = []
-        for entry in suppressions:
+        for position, entry in enumerate(suppressions):
             why = _usable(entry, now)
             if why is not None:
                 ident = entry.get("id") if isinstance(entry, dict) else None
@@ -135,7 +136,10 @@ class _Index:
             if isinstance(match, dict) and isinstance(match.get("ruleId"), str):
                 paths = match.get("paths")
                 globs = [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
-                self.by_rule[match["ruleId"]].append((entry, globs))
+                if not globs:
+                    self.any_path[match["ruleId"]].append((position, entry))
+                for pattern in dict.fromkeys(globs):
+                    self.by_path[match["ruleId"]].add(pattern, (position, entry))
 
     def candidates(self, finding: Finding) -> list[tuple[Entry, str]]:
         """Matching suppressions with how each matched; fingerprint matches first."""
@@ -144,19 +148,23 @@ class _Index:
         for entry in self.by_fingerprint.get(finding.fingerprint, ()):
             seen.add(id(entry))
             out.append((entry, f"fingerprint {finding.fingerprint} matches"))
-        if finding.rule_id is None:
+        rule = finding.rule_id
+        if rule is None:
             return out
-        for entry, globs in self.by_rule.get(finding.rule_id, ()):
-            if id(entry) in seen:
-                continue
-            if not globs:
-                out.append((entry, f"rule {finding.rule_id} matches (any path)"))
-                continue
-            if finding.file is None:
-                continue
-            hit = next((g for g in globs if glob_match(g, finding.file)), None)
-            if hit is not None:
-                out.append((entry, f"rule {finding.rule_id} and path glob {hit!r} match"))
+        by_rule: list[tuple[int, Entry, str]] = [
+            (position, entry, f"rule {rule} matches (any path)")
+            for position, entry in self.any_path.get(rule, ())
+        ]
+        globs = self.by_path.get(rule)
+        if globs is not None and finding.file is not None:
+            by_rule.extend(
+                (position, entry, f"rule {rule} and path glob {pattern!r} match")
+                for (position, entry), pattern in globs.matches(finding.file)
+            )
+        for _, entry, how in sorted(by_rule, key=lambda item: item[0]):
+            if id(entry) not in seen:
+                seen.add(id(entry))
+                out.append((entry, how))
         return out
 
 
