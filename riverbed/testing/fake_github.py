@@ -20,14 +20,17 @@ import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from riverbed.testing.fake_http import App, Fault, FaultBook, LoopbackServer, RecordedRequest
 from riverbed.testing.fake_objects import Site, basic_error
 from riverbed.testing.fake_paging import Response, json_response
+from riverbed.testing.fake_pull_state import PullState
 from riverbed.testing.fake_routes import BadRequest, ReadRoutes, compile_routes, not_found
-from riverbed.testing.fake_state import FakeState
 from riverbed.testing.fake_write_routes import WriteRoutes
+
+if TYPE_CHECKING:
+    from riverbed.testing.openapi import OpenAPISubset
 
 WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 READ_ONLY_MESSAGE = "Resource not accessible by integration"
@@ -39,12 +42,14 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class FakeGitHub(FakeState):
+class FakeGitHub(PullState):
     """GitHub REST stand-in on 127.0.0.1 (API host + storage host). Not GitHub.
 
     Use as a context manager; `api_url` goes into `GITHUB_API_URL`, `token` into the
     action's `github-token`. Set up state with `add_*`, inspect it through `artifacts`,
     `reviews`, `review_comments`, `issue_comments`, `reactions` and `requests`.
+    With `openapi=` every API exchange is checked as it happens and the problems are kept
+    in `schema_problems`; handler crashes answer 500 and are kept in `server_errors`.
     """
 
     def __init__(
@@ -57,11 +62,14 @@ class FakeGitHub(FakeState):
         bot_login: str = "github-actions[bot]",
         web_url: str = "https://github.com",
         clock: Callable[[], datetime] = _utc_now,
+        openapi: OpenAPISubset | None = None,
     ) -> None:
         self.token = token or "ghs_" + secrets.token_hex(18)
         self.read_only = False
         self.requests: list[RecordedRequest] = []
         self.server_errors: list[str] = []
+        self.schema_problems: list[str] = []
+        self._openapi = openapi
         self._faults = FaultBook()
         self._hooks: list[RequestHook] = []
         self._truncations = 0
@@ -86,9 +94,11 @@ class FakeGitHub(FakeState):
         return self
 
     def stop(self) -> None:
-        """Stop both hosts and release their ports."""
+        """Stop both hosts and release their ports (both at once: each waits a poll)."""
+        storage = threading.Thread(target=self._storage.stop)
+        storage.start()
         self._api.stop()
-        self._storage.stop()
+        storage.join()
 
     def __enter__(self) -> Self:
         return self.start()
@@ -170,6 +180,10 @@ class FakeGitHub(FakeState):
         )
         with self._log_lock:
             self.requests.append(record)
+        if self._openapi is not None:
+            problems = self._openapi.check_exchange(record)
+            with self._log_lock:
+                self.schema_problems.extend(problems)
         return response
 
     def _respond(  # noqa: PLR0917 - mirrors _serve

@@ -20,7 +20,7 @@ from riverbed.testing.fake_pull_objects import (
     permission_json,
     pull_json,
 )
-from riverbed.testing.fake_state import FakeState
+from riverbed.testing.fake_pull_state import PullState
 
 MAX_PULL_FILES = 3000
 
@@ -54,7 +54,7 @@ def parse_json_body(body: bytes) -> JSON:
 class ReadRoutes:
     """The GET endpoints (repository, artifacts, runs, pulls, issues, permissions)."""
 
-    def __init__(self, state: FakeState, storage_link: Callable[[int], str]) -> None:
+    def __init__(self, state: PullState, storage_link: Callable[[int], str]) -> None:
         self.state = state
         self.storage_link = storage_link
         self.site = state.site

@@ -9,8 +9,8 @@ from riverbed.testing.fake_diff import Placement, place_comment
 from riverbed.testing.fake_objects import JSON, field_error, validation_error
 from riverbed.testing.fake_paging import Response, json_response
 from riverbed.testing.fake_pull_objects import reaction_json
+from riverbed.testing.fake_pull_state import PullState
 from riverbed.testing.fake_routes import BadRequest, not_found, parse_json_body
-from riverbed.testing.fake_state import FakeState
 
 MAX_BODY = 65536
 REVIEW_EVENTS = {
@@ -35,7 +35,7 @@ def required_body(data: JSON, resource: str) -> str:
 class WriteRoutes:
     """The POST/PATCH endpoints; each validates like GitHub before it changes anything."""
 
-    def __init__(self, state: FakeState) -> None:
+    def __init__(self, state: PullState) -> None:
         self.state = state
 
     # ------------------------------------------------------------------ reviews
