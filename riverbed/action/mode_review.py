@@ -202,13 +202,18 @@ def _post(
             continue
         break
     if result.forbidden:
+        cause = (
+            "GitHub's rate limit refused it; re-run the job later to post"
+            if result.rate_limited
+            else "the token is read-only, as for pull requests from forks"
+        )
         context.runner.warning(
-            f"riverbed: could not post the review (403: {result.message}); the token is "
-            "read-only, as for pull requests from forks: annotations and the job summary instead"
+            f"riverbed: could not post the review (403: {result.message}); {cause}: "
+            "annotations and the job summary instead"
         )
         why = (
-            f"Could not post the review: GitHub answered 403 ({md(result.message, 200)}). "
-            "The token is read-only, as for pull requests from forks; this is not a failure"
+            f"Could not post the review: GitHub answered 403 ({md(result.message, 200)}); "
+            f"{cause}. This is not a failure"
         )
         return Posting(placement, (why, _annotate(context, computed)), list_all=True)
     if result.review_id is None:

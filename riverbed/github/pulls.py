@@ -45,8 +45,13 @@ class PostResult:
 
     @property
     def forbidden(self) -> bool:
-        """True when the token may not write here (fork PRs): fall back, do not fail."""
+        """True on a 403: a read-only token (fork PRs) or a rate limit; fall back, do not fail."""
         return self.review_id is None and self.status == 403
+
+    @property
+    def rate_limited(self) -> bool:
+        """True when the 403 is GitHub's (secondary) rate limit, not a read-only token."""
+        return self.forbidden and "rate limit" in self.message.lower()
 
 
 def _pages(client: GitHubClient, path: str, *, what: str, limit: int) -> Iterator[Any]:

@@ -231,4 +231,5 @@ def site(tmp_path: Path) -> Iterator[ReviewSite]:
         (review_site.workspace / "src").mkdir(parents=True)
         (review_site.workspace / "src/app.py").write_text("\n".join(APP_LINES) + "\n")
         yield review_site
-    assert gh.server_errors == []  # every exchange was as GitHub documents it
+    assert gh.server_errors == []
+    assert gh.schema_problems == []  # every exchange was as GitHub documents it

@@ -150,6 +150,16 @@ def test_inline_cap_puts_the_rest_in_the_body(site: Any) -> None:
     )
 
 
+def test_rate_limited_post_is_reported_as_such(site: Any) -> None:
+    scenario(site)
+    site.gh.content_rate_limit = 0
+    run = site.run()
+    assert run.code == 0, run.stderr
+    assert "rate limit refused it; re-run the job later" in run.summary
+    assert "read-only" not in run.summary
+    assert "::warning file=src/app.py" in run.stdout
+
+
 def test_fail_on_reached_exits_1(site: Any) -> None:
     scenario(site)
     run = site.run(fail_on="major", post_review="false", max_inline_comments="1")
