@@ -1,0 +1,171 @@
+"""The persist/expire pipeline: restore → expire → (append) → look again and merge → stage."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from riverbed import lifecycle
+from riverbed.action.context import ActionContext
+from riverbed.action.restore import Restored, newer_trusted, restore_memory, trust_check
+from riverbed.errors import InvalidExpiresAt
+from riverbed.expiry import effective_expiry, parse_expires_at
+from riverbed.merge import merge_indexes
+from riverbed.model import Entry, Index, entry_status, entry_title
+from riverbed.storage import locked, read_index, update_index, write_index_atomic
+from riverbed.store import AppendReport, append_entries, expire_entries
+
+#: How many upcoming expiries the summary lists.
+NEXT_EXPIRIES_SHOWN = 5
+
+EntrySource = Callable[[ActionContext], list[Entry]]
+
+
+@dataclass(frozen=True)
+class Upcoming:
+    """An active entry that will expire later."""
+
+    id: str
+    title: str
+    expires_at: str
+
+
+@dataclass(frozen=True)
+class MemoryReport:
+    """What one persist/expire run did, for outputs and the job summary."""
+
+    mode: str
+    restored: Restored
+    entries: int
+    active: int
+    archived: tuple[tuple[str, str], ...]
+    appended: tuple[str, ...]
+    unchanged: tuple[str, ...]
+    warnings: tuple[str, ...]
+    merged_from: str | None
+    merge_notes: tuple[str, ...]
+    conflicts: tuple[str, ...]
+    upcoming: tuple[Upcoming, ...]
+    upcoming_total: int
+    staged_path: Path
+    artifact_name: str
+    retention_days: int
+
+
+def upcoming_expiries(index: Index, now: datetime) -> list[Upcoming]:
+    """Active entries with a valid expiry after `now`, soonest first (pure)."""
+    out: list[tuple[datetime, Upcoming]] = []
+    for entry in index["entries"]:
+        value = effective_expiry(entry)
+        if value is None or entry_status(entry) != "active":
+            continue
+        try:
+            moment = parse_expires_at(value)
+        except InvalidExpiresAt:
+            continue
+        if moment > now:
+            out.append((moment, Upcoming(str(entry.get("id")), entry_title(entry), value)))
+    out.sort(key=lambda pair: (pair[0], pair[1].id))
+    return [item for _, item in out]
+
+
+def _stage(path: Path, index: Index) -> None:
+    with locked(path):
+        write_index_atomic(path, index)
+
+
+def _clear(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+
+
+def run_memory_job(
+    context: ActionContext, *, mode: str, new_entries: EntrySource | None = None
+) -> MemoryReport:
+    """Restore, expire, append, merge anything newer, then stage the index for upload.
+
+    Nothing is staged unless every step succeeded: a corrupt artifact or workspace index,
+    an unsafe zip or a GitHub failure raises before the staged file exists.
+    """
+    config, runner, now = context.config, context.runner, context.now
+    staged, work = config.staged_path, config.work_path
+    _clear(staged)
+    _clear(work)
+    check = trust_check(context)
+    with runner.group("riverbed: restore memory"):
+        restored = restore_memory(context, check)
+        for note in restored.notes:
+            runner.info(note)
+        runner.info(f"restored from {restored.description}")
+    _stage(work, restored.index)
+    expired = expire_entries(work, now=now)
+    appended = AppendReport()
+    if new_entries is not None:
+        entries = new_entries(context)
+        appended = append_entries(work, entries, now=now)
+    merged_from: str | None = None
+    merge_notes: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    late = lifecycle.ExpireReport()
+    with runner.group("riverbed: look for a newer artifact before staging"):
+        newer = newer_trusted(context, check, restored)
+        if newer is None:
+            runner.info("no newer trusted artifact appeared since restore")
+        else:
+            artifact, other, notes = newer
+            merged_from = f"artifact {artifact.id} (run {artifact.run_id})"
+            merge_notes = tuple(notes)
+            conflicts, late = _merge_into(work, other, now)
+            runner.info(f"merged {merged_from}, uploaded since restore")
+    final = read_index(work)
+    _stage(staged, final)
+    archived = tuple(
+        zip(expired.archived + late.archived, expired.titles + late.titles, strict=True)
+    )
+    upcoming = upcoming_expiries(final, now)
+    return MemoryReport(
+        mode=mode,
+        restored=restored,
+        entries=len(final["entries"]),
+        active=sum(1 for e in final["entries"] if entry_status(e) == "active"),
+        archived=archived,
+        appended=appended.appended,
+        unchanged=appended.unchanged,
+        warnings=tuple(dict.fromkeys(expired.warnings + late.warnings)),
+        merged_from=merged_from,
+        merge_notes=merge_notes,
+        conflicts=conflicts,
+        upcoming=tuple(upcoming[:NEXT_EXPIRIES_SHOWN]),
+        upcoming_total=len(upcoming),
+        staged_path=staged,
+        artifact_name=config.artifact_name,
+        retention_days=config.retention_days,
+    )
+
+
+def _merge_into(
+    work: Path, other: Index, now: datetime
+) -> tuple[tuple[str, ...], lifecycle.ExpireReport]:
+    """Merge `other` into the working index, then expire what the merge brought in."""
+
+    def change(index: Index) -> tuple[Index, bool, tuple[tuple[str, ...], lifecycle.ExpireReport]]:
+        merged = merge_indexes(index, other)
+        expired_index, report = lifecycle.expire(merged.index, now)
+        return expired_index, expired_index != index, (merged.conflicts, report)
+
+    result: tuple[tuple[str, ...], lifecycle.ExpireReport] = update_index(work, change)
+    return result
+
+
+def write_outputs(context: ActionContext, report: MemoryReport) -> None:
+    """The step outputs of a persist/expire run."""
+    runner = context.runner
+    runner.set_output("index-path", str(report.staged_path))
+    runner.set_output("upload", True)
+    runner.set_output("entries", report.entries)
+    runner.set_output("archived", len(report.archived))
+    runner.set_output("appended", len(report.appended))
+    runner.set_output("restored-from", report.restored.output)

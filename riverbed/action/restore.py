@@ -1,0 +1,259 @@
+"""Trusted restore: the newest artifact a trusted run of this repository uploaded, or fallbacks."""
+
+from __future__ import annotations
+
+import zipfile
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from io import BytesIO
+
+from riverbed.action.context import ActionContext
+from riverbed.artifacts import ZipLimits, extract_index, verify_digest
+from riverbed.errors import ArtifactError
+from riverbed.expiry import format_timestamp
+from riverbed.github.artifacts import (
+    ArtifactInfo,
+    RunInfo,
+    download_artifact,
+    get_run,
+    list_artifacts,
+    repository_id,
+)
+from riverbed.github.client import GitHubClient
+from riverbed.model import Index, empty_index
+from riverbed.storage import parse_index_bytes, read_index
+
+#: Runs looked up before giving up: reaching it means something floods the artifact list.
+MAX_RUN_LOOKUPS = 200
+#: How many ids a note lists before it only counts.
+_SHOWN_IDS = 5
+_EPOCH = datetime.min.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Restored:
+    """The index a run starts from, where it came from, and every skip on the way."""
+
+    index: Index
+    source: str  # "artifact" | "workspace" | "empty"
+    artifact: ArtifactInfo | None = None
+    run: RunInfo | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def output(self) -> str:
+        """The `restored-from` output: the artifact id, `workspace` or `empty`."""
+        return str(self.artifact.id) if self.artifact else self.source
+
+    @property
+    def label(self) -> str:
+        """Short name of the source: `artifact 123`, `workspace` or `empty`."""
+        return f"artifact {self.artifact.id}" if self.artifact else self.source
+
+    @property
+    def description(self) -> str:
+        """One line for logs and the job summary."""
+        if self.artifact is not None:
+            created = (
+                format_timestamp(self.artifact.created_at) if self.artifact.created_at else "?"
+            )
+            event = self.run.event if self.run else "?"
+            return (
+                f"artifact {self.artifact.id} (created {created}, run {self.artifact.run_id}, "
+                f"event {event})"
+            )
+        if self.source == "workspace":
+            return "the workspace index (no trusted artifact found)"
+        return "an empty index (no trusted artifact and no workspace index)"
+
+
+@dataclass
+class TrustCheck:
+    """Trust decisions shared by restore and the look before staging (one run lookup each)."""
+
+    client: GitHubClient
+    repository_id: int
+    trusted_events: tuple[str, ...]
+    limits: ZipLimits
+    runs: dict[int, RunInfo] = field(default_factory=dict)
+
+    def run(self, run_id: int) -> RunInfo:
+        """The workflow run, fetched once."""
+        if run_id not in self.runs:
+            if len(self.runs) >= MAX_RUN_LOOKUPS:
+                raise ArtifactError(
+                    f"looked up {MAX_RUN_LOOKUPS} workflow runs without finding a trusted "
+                    "artifact; refusing to fall back (that would overwrite memory); delete "
+                    "untrusted artifacts of this name or use another `artifact-name`"
+                )
+            self.runs[run_id] = get_run(self.client, run_id)
+        return self.runs[run_id]
+
+
+def _ids(artifacts: list[ArtifactInfo]) -> str:
+    shown = ", ".join(str(a.id) for a in artifacts[:_SHOWN_IDS])
+    more = len(artifacts) - _SHOWN_IDS
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _order(artifact: ArtifactInfo) -> tuple[datetime, int]:
+    return (artifact.created_at or _EPOCH, artifact.id)
+
+
+def select_candidates(
+    artifacts: list[ArtifactInfo],
+    *,
+    repository_id: int,
+    newer_than: ArtifactInfo | None = None,
+) -> tuple[list[ArtifactInfo], list[str]]:
+    """Unexpired artifacts of this repository's own runs, newest first, and why others were left.
+
+    Pure: the run's event (the other half of trust) needs a request per run.
+    """
+    notes: list[str] = []
+    expired = [a for a in artifacts if a.expired]
+    live = [a for a in artifacts if not a.expired]
+    if expired:
+        notes.append(f"skipped {len(expired)} expired artifact(s): {_ids(expired)}")
+    foreign = [
+        a
+        for a in live
+        if a.run_id is None
+        or a.run_repository_id != repository_id
+        or a.head_repository_id != repository_id
+    ]
+    if foreign:
+        notes.append(
+            f"ignored {len(foreign)} artifact(s) not uploaded by a run of this repository's own "
+            f"code (a fork's head repository, or no run recorded): {_ids(foreign)}"
+        )
+    own = [a for a in live if a not in foreign]
+    if newer_than is not None:
+        own = [a for a in own if _order(a) > _order(newer_than)]
+    own.sort(key=_order, reverse=True)
+    return own, notes
+
+
+def integrity_problem(data: bytes, digest: str | None) -> str | None:
+    """Why a download is damaged (digest mismatch, not a zip), or None; pure."""
+    try:
+        verify_digest(data, digest)
+    except ArtifactError as exc:
+        return str(exc)
+    if not zipfile.is_zipfile(BytesIO(data)):
+        return "the download is not a complete zip archive"
+    return None
+
+
+def load_artifact(check: TrustCheck, artifact: ArtifactInfo, notes: list[str]) -> Index | None:
+    """Download, verify, extract and parse one artifact; None when GitHub says 410 Gone."""
+    label = f"artifact {artifact.id} ({artifact.name!r}, run {artifact.run_id})"
+    data: bytes | None = None
+    for attempt in (1, 2):
+        download = download_artifact(
+            check.client, artifact, max_bytes=check.limits.max_uncompressed_bytes
+        )
+        if download.gone or download.data is None:
+            notes.append(f"{label}: GitHub answered 410 Gone (expired since listing); skipped")
+            return None
+        problem = integrity_problem(download.data, artifact.digest)
+        if problem is None:
+            data = download.data
+            break
+        if attempt == 2:
+            raise ArtifactError(f"{label}: download damaged twice: {problem}")
+        notes.append(f"{label}: download damaged ({problem}); downloaded it again")
+    assert data is not None
+    notes.append(f"{label}: {verify_digest(data, artifact.digest)}")
+    extracted = extract_index(data, limits=check.limits, source=label)
+    if extracted.ignored:
+        notes.append(
+            f"{label}: ignored {len(extracted.ignored)} other member(s): "
+            + ", ".join(repr(n) for n in extracted.ignored)
+        )
+    return parse_index_bytes(extracted.data, label)
+
+
+def first_trusted(
+    check: TrustCheck, candidates: list[ArtifactInfo], notes: list[str]
+) -> tuple[ArtifactInfo, RunInfo, Index] | None:
+    """The first candidate whose run is trusted and whose download still exists."""
+    for artifact in candidates:
+        assert artifact.run_id is not None  # select_candidates dropped the others
+        run = check.run(artifact.run_id)
+        if run.event not in check.trusted_events:
+            notes.append(
+                f"ignored artifact {artifact.id}: run {run.id} was triggered by "
+                f"{run.event!r}, which is not in trusted-events"
+            )
+            continue
+        if run.head_repository_id not in (None, check.repository_id):
+            notes.append(
+                f"ignored artifact {artifact.id}: run {run.id} ran code from repository "
+                f"{run.head_repository_id}, not this one"
+            )
+            continue
+        index = load_artifact(check, artifact, notes)
+        if index is not None:
+            return artifact, run, index
+    return None
+
+
+def own_repository_id(context: ActionContext) -> int:
+    """This repository's id: GITHUB_REPOSITORY_ID, else the event payload, else the API."""
+    if context.config.repository_id is not None:
+        return context.config.repository_id
+    repository = context.event().get("repository")
+    if isinstance(repository, dict) and isinstance(repository.get("id"), int):
+        value: int = repository["id"]
+        return value
+    return repository_id(context.github())
+
+
+def trust_check(context: ActionContext) -> TrustCheck:
+    """The trust rules of this run (repository id resolved once)."""
+    return TrustCheck(
+        client=context.github(),
+        repository_id=own_repository_id(context),
+        trusted_events=context.config.trusted_events,
+        limits=context.config.zip_limits,
+    )
+
+
+def restore_memory(context: ActionContext, check: TrustCheck) -> Restored:
+    """DESIGN's restore: newest trusted artifact, else the workspace index, else empty."""
+    config = context.config
+    notes: list[str] = []
+    listing = list_artifacts(check.client, config.artifact_name)
+    notes.append(f"found {len(listing)} artifact(s) named {config.artifact_name!r}")
+    candidates, skipped = select_candidates(listing, repository_id=check.repository_id)
+    notes.extend(skipped)
+    found = first_trusted(check, candidates, notes)
+    if found is not None:
+        artifact, run, index = found
+        return Restored(index, "artifact", artifact, run, tuple(notes))
+    if config.index_path.is_file():
+        notes.append(f"no trusted artifact; using the workspace index {config.index_input}")
+        return Restored(read_index(config.index_path), "workspace", notes=tuple(notes))
+    notes.append(
+        f"no trusted artifact and no workspace index at {config.index_input}; starting empty"
+    )
+    return Restored(empty_index(), "empty", notes=tuple(notes))
+
+
+def newer_trusted(
+    context: ActionContext, check: TrustCheck, restored: Restored
+) -> tuple[ArtifactInfo, Index, list[str]] | None:
+    """A trusted artifact uploaded since `restored` was chosen (listing again), if any."""
+    notes: list[str] = []
+    listing = list_artifacts(check.client, context.config.artifact_name)
+    candidates, _ = select_candidates(
+        listing, repository_id=check.repository_id, newer_than=restored.artifact
+    )
+    if restored.artifact is not None:
+        candidates = [a for a in candidates if a.id != restored.artifact.id]
+    found = first_trusted(check, candidates, notes)
+    if found is None:
+        return None
+    artifact, _, index = found
+    return artifact, index, notes

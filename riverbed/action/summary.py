@@ -1,0 +1,98 @@
+"""The job summary of a persist/expire run, as Markdown (pure; untrusted text is escaped)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from riverbed.action.memory_job import MemoryReport
+
+#: Rows listed per table before the rest is only counted.
+MAX_ROWS = 50
+# Inside one table cell or bullet these are the characters that format, link or end the cell.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
+def md(text: str) -> str:
+    """Text safe inside Markdown and a table cell: no HTML, no formatting, one line."""
+    text = " ".join(text.split())
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def code(text: str) -> str:
+    """Text as inline code (backticks in it cannot close the span)."""
+    text = " ".join(text.split()).replace("`", "'")
+    return f"`{text}`"
+
+
+def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], noun: str) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[:MAX_ROWS]]
+    if len(rows) > MAX_ROWS:
+        lines.append(
+            f"\n*{MAX_ROWS} of {len(rows)} {noun} shown; {len(rows) - MAX_ROWS} left out.*"
+        )
+    return lines
+
+
+def _bullets(items: Sequence[str], noun: str) -> list[str]:
+    lines = [f"- {md(item)}" for item in items[:MAX_ROWS]]
+    if len(items) > MAX_ROWS:
+        lines.append(f"- *… {len(items) - MAX_ROWS} more {noun} left out*")
+    return lines
+
+
+def render_summary(report: MemoryReport) -> str:
+    """The Markdown job summary: counts, archived, appended, merges, warnings, restore, expiries."""
+    restored = report.restored
+    out = [
+        f"## riverbed memory · {report.mode}",
+        "",
+        f"Restored from **{md(restored.label)}**: {md(restored.description)}.",
+        "",
+        "| entries | active | archived now | appended | warnings |",
+        "|---|---|---|---|---|",
+        f"| {report.entries} | {report.active} | {len(report.archived)} | "
+        f"{len(report.appended)} | {len(report.warnings)} |",
+        "",
+    ]
+    if report.archived:
+        out += ["### Archived (expired)", ""]
+        archived = [(code(entry_id), md(title)) for entry_id, title in report.archived]
+        out += [*_table(("id", "title"), archived, "archived entries"), ""]
+    if report.appended or report.unchanged:
+        out += ["### Appended", ""]
+        out += _bullets([f"{entry_id}" for entry_id in report.appended], "entries")
+        if report.unchanged:
+            out.append(
+                f"- {len(report.unchanged)} entr{'y' if len(report.unchanged) == 1 else 'ies'} "
+                "already present and identical (not appended again)"
+            )
+        out.append("")
+    if report.merged_from:
+        out += ["### Merged before staging", ""]
+        out.append(f"- merged {md(report.merged_from)}, uploaded by another run since restore")
+        out += _bullets(list(report.merge_notes), "notes")
+        out += _bullets([f"conflict: {c}" for c in report.conflicts], "conflicts")
+        out.append("")
+    if report.warnings:
+        out += ["### Warnings", "", *_bullets(report.warnings, "warnings"), ""]
+    out += ["### Restore", "", *_bullets(restored.notes, "notes"), ""]
+    out += ["### Next expiries", ""]
+    if report.upcoming:
+        upcoming = [(code(u.id), md(u.title), code(u.expires_at)) for u in report.upcoming]
+        out += _table(("id", "title", "expires"), upcoming, "expiries")
+        if report.upcoming_total > len(report.upcoming):
+            out.append(
+                f"\n*{len(report.upcoming)} of {report.upcoming_total} upcoming expiries shown.*"
+            )
+    else:
+        out.append("No active entry has an expiry date.")
+    out += [
+        "",
+        f"Staged {code(str(report.staged_path))} for upload as artifact "
+        f"{code(report.artifact_name)} (kept {report.retention_days} days).",
+        "",
+    ]
+    return "\n".join(out)

@@ -1,0 +1,188 @@
+"""Helpers for the action tests: run entrypoint.py as a runner would, against the stand-in."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from riverbed.testing.events import push_event, schedule_event, write_event
+from riverbed.testing.fake_github import FakeGitHub
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTRYPOINT = ROOT / "entrypoint.py"
+OWNER, REPO, REPO_ID = "octo", "demo", 1001
+FORK_ID = 2002
+
+
+def entry(
+    entry_id: str,
+    *,
+    title: str | None = None,
+    expires: str | None = None,
+    created: str = "2026-01-05T10:00:00.000Z",
+    entry_type: str = "decision",
+    status: str | None = None,
+) -> dict[str, Any]:
+    """A valid index entry."""
+    out: dict[str, Any] = {
+        "id": entry_id,
+        "type": entry_type,
+        "title": title or f"Title of {entry_id}",
+        "content": f"Content of {entry_id}.",
+        "metadata": {"createdAt": created, "author": "alice", "phase": "midstream"},
+    }
+    if expires is not None:
+        out["expiresAt"] = expires
+    if status is not None:
+        out["status"] = status
+    return out
+
+
+def index_bytes(*entries: dict[str, Any]) -> bytes:
+    """An index document as JSON bytes."""
+    return (json.dumps({"version": "1", "entries": list(entries)}, indent=2) + "\n").encode()
+
+
+def parse_outputs(text: str) -> dict[str, str]:
+    """Parse a $GITHUB_OUTPUT file (`name<<DELIM` heredoc blocks, or `name=value`)."""
+    outputs: dict[str, str] = {}
+    lines = text.splitlines()
+    position = 0
+    while position < len(lines):
+        line = lines[position]
+        heredoc = re.fullmatch(r"([^=<]+)<<(.+)", line)
+        if heredoc:
+            name, delimiter = heredoc.groups()
+            end = lines.index(delimiter, position + 1)
+            outputs[name] = "\n".join(lines[position + 1 : end])
+            position = end + 1
+            continue
+        if "=" in line:
+            name, _, value = line.partition("=")
+            outputs[name] = value
+        position += 1
+    return outputs
+
+
+@dataclass
+class ActionRun:
+    """What one entrypoint run left behind."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    outputs: dict[str, str]
+    summary: str
+    staged: Path
+
+    @property
+    def staged_index(self) -> dict[str, Any]:
+        """The staged index document."""
+        data: dict[str, Any] = json.loads(self.staged.read_text(encoding="utf-8"))
+        return data
+
+    def staged_ids(self) -> set[str]:
+        """Ids in the staged index."""
+        return {e["id"] for e in self.staged_index["entries"]}
+
+    def status_of(self, entry_id: str) -> str:
+        """The staged status of one entry."""
+        for item in self.staged_index["entries"]:
+            if item["id"] == entry_id:
+                return str(item.get("status", "active"))
+        raise KeyError(entry_id)
+
+    def errors(self) -> list[str]:
+        """The ::error:: lines printed."""
+        return [line for line in self.stdout.splitlines() if line.startswith("::error")]
+
+
+@dataclass
+class ActionHarness:
+    """A runner-like sandbox: workspace, RUNNER_TEMP, output and summary files, event file."""
+
+    fake: FakeGitHub
+    root: Path
+
+    @property
+    def workspace(self) -> Path:
+        """GITHUB_WORKSPACE."""
+        return self.root / "workspace"
+
+    @property
+    def runner_temp(self) -> Path:
+        """RUNNER_TEMP."""
+        return self.root / "runner-temp"
+
+    def write_workspace_index(self, data: bytes) -> Path:
+        """Put an index at the default index-path in the workspace."""
+        path = self.workspace / ".river" / "memory" / "index.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        return path
+
+    def run(
+        self,
+        *,
+        event: str = "push",
+        inputs: dict[str, str] | None = None,
+        extra_env: dict[str, str] | None = None,
+        timeout: float = 60,
+    ) -> ActionRun:
+        """Run entrypoint.py once; each run gets fresh output and summary files."""
+        for folder in (self.workspace, self.runner_temp):
+            folder.mkdir(parents=True, exist_ok=True)
+        output = self.root / "github_output.txt"
+        summary = self.root / "step_summary.md"
+        output.write_text("", encoding="utf-8")
+        summary.write_text("", encoding="utf-8")
+        api = self.fake.api_url
+        builder = schedule_event if event == "schedule" else push_event
+        payload = builder(owner=OWNER, repo=REPO, repository_id=REPO_ID, api_url=api)
+        event_path = write_event(payload, self.root / "event.json")
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.startswith(("INPUT_", "GITHUB_", "RUNNER_"))
+        }
+        env.update(
+            {
+                "GITHUB_ACTIONS": "true",
+                "GITHUB_API_URL": api,
+                "GITHUB_REPOSITORY": f"{OWNER}/{REPO}",
+                "GITHUB_EVENT_NAME": event,
+                "GITHUB_EVENT_PATH": str(event_path),
+                "GITHUB_WORKSPACE": str(self.workspace),
+                "RUNNER_TEMP": str(self.runner_temp),
+                "GITHUB_OUTPUT": str(output),
+                "GITHUB_STEP_SUMMARY": str(summary),
+                "INPUT_GITHUB_TOKEN": self.fake.token,
+                "PYTHONPATH": str(ROOT),
+            }
+        )
+        for name, value in (inputs or {}).items():
+            env["INPUT_" + name.replace("-", "_").upper()] = value
+        env.update(extra_env or {})
+        done = subprocess.run(
+            [sys.executable, str(ENTRYPOINT)],
+            env=env,
+            cwd=self.workspace,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        return ActionRun(
+            returncode=done.returncode,
+            stdout=done.stdout,
+            stderr=done.stderr,
+            outputs=parse_outputs(output.read_text(encoding="utf-8")),
+            summary=summary.read_text(encoding="utf-8"),
+            staged=self.runner_temp / "riverbed-artifact" / "index.json",
+        )

@@ -1,0 +1,141 @@
+"""persist and expire modes end to end: merge before staging, eval results, schedule."""
+
+from __future__ import annotations
+
+import json
+
+from action_support import ActionHarness, entry, index_bytes
+
+from riverbed.testing.fake_github import FakeGitHub
+
+
+def test_newer_trusted_artifact_between_restore_and_staging_is_merged(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    shared_old = entry("shared", title="Original wording", created="2026-01-01T00:00:00.000Z")
+    restored = fake.add_artifact(
+        files={
+            "index.json": index_bytes(
+                shared_old, entry("mine"), entry("will-expire", expires="2020-06-01")
+            )
+        }
+    )
+    listings: list[str] = []
+    added: list[int] = []
+
+    def upload_meanwhile(method: str, path: str) -> None:
+        if method == "GET" and path.endswith("/actions/artifacts"):
+            listings.append(path)
+            if len(listings) == 2 and not added:
+                # Another job (say, a comment command) uploaded while this run worked.
+                shared_new = entry(
+                    "shared", title="Reworded elsewhere", created="2026-02-01T00:00:00.000Z"
+                )
+                newer_index = index_bytes(
+                    shared_new,
+                    entry("theirs"),
+                    entry("theirs-expired", expires="2020-01-01"),
+                )
+                added.append(
+                    fake.add_artifact(
+                        run_id=fake.add_run(event="issue_comment"),
+                        files={"index.json": newer_index},
+                    )
+                )
+
+    fake.on_request(upload_meanwhile)
+    run = harness.run()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert len(listings) == 2 and added
+    assert run.outputs["restored-from"] == str(restored)
+    assert run.staged_ids() == {"shared", "mine", "will-expire", "theirs", "theirs-expired"}
+    shared = next(e for e in run.staged_index["entries"] if e["id"] == "shared")
+    assert shared["title"] == "Reworded elsewhere"  # the later body wins, and it is reported
+    assert run.status_of("will-expire") == "archived"
+    assert run.status_of("theirs-expired") == "archived"  # expired after the merge too
+    assert run.outputs["archived"] == "2"
+    assert f"merged artifact {added[0]}" in run.summary
+    assert "conflict: entry 'shared'" in run.summary
+
+
+def test_untrusted_artifact_appearing_before_staging_is_not_merged(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    fake.add_artifact(files={"index.json": index_bytes(entry("mine"))})
+    calls: list[str] = []
+
+    def pr_upload(method: str, path: str) -> None:
+        if method == "GET" and path.endswith("/actions/artifacts"):
+            calls.append(path)
+            if len(calls) == 2:
+                fake.add_artifact(
+                    run_id=fake.add_run(event="pull_request"),
+                    files={"index.json": index_bytes(entry("sneaky"))},
+                )
+
+    fake.on_request(pr_upload)
+    run = harness.run()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.staged_ids() == {"mine"}
+    assert "Merged" not in run.summary
+
+
+def test_persist_appends_eval_results_and_is_idempotent(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    fake.add_artifact(files={"index.json": index_bytes(entry("existing"))})
+    results = [entry("eval-2026-11-30", entry_type="eval_result", title="Recall 0.92")]
+    (harness.workspace / "evals").mkdir(parents=True)
+    (harness.workspace / "evals" / "results.json").write_text(json.dumps(results))
+    run = harness.run(inputs={"eval-results": "evals/results.json"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.outputs["appended"] == "1"
+    assert run.staged_ids() == {"existing", "eval-2026-11-30"}
+    assert "eval-2026-11-30" in run.summary
+    # A re-run over an index that already holds the identical entry appends nothing.
+    fake.add_artifact(files={"index.json": run.staged.read_bytes()})
+    again = harness.run(inputs={"eval-results": "evals/results.json"})
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert again.outputs["appended"] == "0"
+    assert "already present and identical" in again.summary
+
+
+def test_persist_refuses_eval_results_with_a_secret(harness: ActionHarness) -> None:
+    leaky = entry("eval-leak", entry_type="eval_result")
+    leaky["content"] = "token ghp_" + "a" * 36
+    (harness.workspace).mkdir(parents=True, exist_ok=True)
+    (harness.workspace / "results.json").write_text(json.dumps([leaky]))
+    run = harness.run(inputs={"eval-results": "results.json"})
+    assert run.returncode == 2
+    assert not run.staged.exists()
+    assert "looks like a" in "\n".join(run.errors())
+
+
+def test_persist_reports_malformed_eval_results(harness: ActionHarness) -> None:
+    harness.workspace.mkdir(parents=True, exist_ok=True)
+    (harness.workspace / "results.json").write_text('{"not": "a list"}')
+    run = harness.run(inputs={"eval-results": "results.json"})
+    assert run.returncode == 2
+    assert "expected a JSON list of entries" in "\n".join(run.errors())
+    assert not run.staged.exists()
+
+
+def test_expire_mode_on_schedule_always_stages(harness: ActionHarness, fake: FakeGitHub) -> None:
+    art = fake.add_artifact(
+        run_id=fake.add_run(event="schedule"),
+        files={"index.json": index_bytes(entry("fresh", expires="2099-12-31"))},
+    )
+    run = harness.run(event="schedule")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "riverbed memory · expire" in run.summary
+    assert run.outputs["restored-from"] == str(art)
+    assert run.outputs["archived"] == "0"
+    assert run.outputs["upload"] == "true"  # nothing changed, staged anyway: renews retention
+    assert run.staged_ids() == {"fresh"}
+    assert "2099-12-31" in run.summary
+
+
+def test_explicit_mode_overrides_the_event(harness: ActionHarness) -> None:
+    run = harness.run(event="push", inputs={"mode": "expire"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "riverbed memory · expire" in run.summary
