@@ -17,7 +17,7 @@ from riverbed.comments import (
 )
 from riverbed.comments.replies import Outcome
 from riverbed.entries import build_entry
-from riverbed.errors import RiverbedError
+from riverbed.errors import CommandParseError, RiverbedError
 from riverbed.markers import FindingMarker
 from riverbed.model import Entry, Index, context, entries_by_id, entry_status
 from riverbed.storage import read_index
@@ -72,7 +72,7 @@ def _suppress(
     fingerprint, rule = command.fingerprint, command.rule
     if command.from_parent:
         if found.parent is None:
-            raise RiverbedError(
+            raise CommandParseError(
                 found.parent_problem
                 or "suppress needs a fingerprint or --rule, or must be a reply to a riverbed "
                 "finding comment"
@@ -191,7 +191,7 @@ def apply_command(
             change, entry_id, changed = _archive(path, command, now)
             detail = command.reason
         else:
-            raise RiverbedError(f"{verb} does not change memory")
+            raise CommandParseError(f"{verb} does not change memory")
     except RiverbedError as exc:
         return Outcome(line, verb, False, str(exc))
     return Outcome(line, verb, True, change, entry_id, detail, changed=changed)

@@ -40,7 +40,11 @@ def test_entrypoint_applies_a_comment_and_stages_the_index(tmp_path: Path) -> No
         }
         done = subprocess.run(
             [sys.executable, str(ROOT / "entrypoint.py")],
-            env=env, capture_output=True, text=True, timeout=60, check=False,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         )
         assert done.returncode == 0, done.stdout + done.stderr
         outputs = (tmp_path / "out").read_text()

@@ -40,6 +40,9 @@ def test_example_passes_zizmor() -> None:
         pytest.skip("zizmor is not installed (pip install '.[test]')")
     done = subprocess.run(
         [zizmor, "--offline", "--persona=pedantic", str(EXAMPLE)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
