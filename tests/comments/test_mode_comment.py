@@ -285,3 +285,29 @@ def test_hostile_text_is_escaped_in_the_reply(harness: Harness) -> None:
     (reply,) = harness.replies()
     assert "<img" not in reply and "</details>" not in reply and "@org" not in reply
     assert "@&#8203;org/team" in reply
+
+
+def test_show_after_changes_lists_them(harness: Harness) -> None:
+    body = f"/riverbed suppress {FP} --reason 'checked'\n/riverbed show"
+    result = harness.run(harness.pr_comment(body))
+    assert result.staged is not None
+    (suppression,) = by_type(result.staged, "suppression")
+    (reply,) = harness.replies()
+    assert reply.count("<!-- riverbed:reply") == 1
+    assert f"`{suppression['id']}`" in reply.split("\n\n---\n\n")[1]  # listed by show
+    assert "memory from this comment's changes" in reply
+
+
+def test_artifact_uploaded_meanwhile_is_merged_before_staging(harness: Harness) -> None:
+    added: list[int] = []
+
+    def upload_meanwhile(method: str, path: str) -> None:
+        if method == "GET" and path.endswith("/pulls/7/comments") and not added:
+            added.append(harness.seed([entry("from-another-run")]))
+
+    harness.gh.on_request(upload_meanwhile)
+    result = harness.run(harness.pr_comment(f"/riverbed suppress {FP} --reason r"))
+    assert added and result.staged is not None
+    ids = {e["id"] for e in result.staged["entries"]}
+    assert "from-another-run" in ids and len(by_type(result.staged, "suppression")) == 1
+    assert f"Merged artifact {added[0]}" in harness.replies()[0]
