@@ -103,7 +103,8 @@ def _suppress(
         what += f" ({marker.rule_id} in {marker.path})" if marker.path else f" ({marker.rule_id})"
     if not outcome.written:
         return f"unchanged: {what} is already suppressed", outcome.entry["id"], False
-    return f"suppressed {what} ({command.feedback_type})", outcome.entry["id"], True
+    until = f", until {command.expires}" if command.expires else ""
+    return f"suppressed {what} ({command.feedback_type}{until})", outcome.entry["id"], True
 
 
 def _revoke(path: Path, command: RevokeCommand, provenance: Provenance, now: datetime) -> _Done:
@@ -140,7 +141,8 @@ def _note(
         taken_ids=taken,
     )
     append_entry(path, entry, now=now)
-    return f"added {command.kind}", entry["id"], True
+    until = f", until {command.expires}" if command.expires else ""
+    return f"added {command.kind}{until}", entry["id"], True
 
 
 def _supersede(path: Path, command: SupersedeCommand, now: datetime) -> _Done:
