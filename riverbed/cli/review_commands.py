@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,6 @@ from riverbed.cli.output import Context, add_common_options, emit_json, plural, 
 from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES
 
-_FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 _FINDINGS_FORMATS = ("auto", "sarif", "river", "rdjson")
 
 
@@ -199,11 +197,6 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.store_commands import default_author, parse_now
     from riverbed.suppression_store import write_suppression
 
-    if args.fingerprint is not None and not _FINGERPRINT.fullmatch(args.fingerprint):
-        raise UsageError(
-            f"{args.fingerprint!r} is not a fingerprint: use the 16 lower-case hex characters "
-            "`riverbed review` prints, or --rule RULE [--path GLOB]…"
-        )
     outcome = write_suppression(
         context.index_path,
         now=parse_now(args.now),

@@ -94,9 +94,11 @@ class FakeGitHub(PullState):
         return self
 
     def stop(self) -> None:
-        """Stop both hosts and release their ports."""
+        """Stop both hosts and release their ports (both at once: each waits a poll)."""
+        storage = threading.Thread(target=self._storage.stop)
+        storage.start()
         self._api.stop()
-        self._storage.stop()
+        storage.join()
 
     def __enter__(self) -> Self:
         return self.start()
