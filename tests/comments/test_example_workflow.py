@@ -46,3 +46,15 @@ def test_example_passes_zizmor() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_action_yml_declares_the_comment_inputs_with_the_code_defaults() -> None:
+    from riverbed.action.mode_comment import DEFAULT_PERMISSION
+    from riverbed.comments import DEFAULT_PREFIX
+
+    action = (EXAMPLE.parents[1] / "action.yml").read_text(encoding="utf-8")
+    assert "  command-prefix:\n    description: " in action
+    assert f"    default: {DEFAULT_PREFIX}\n  command-permission:" in action
+    assert f"    default: {DEFAULT_PERMISSION}\n" in action
+    assert "INPUT_COMMAND_PREFIX: ${{ inputs.command-prefix }}" in action
+    assert "INPUT_COMMAND_PERMISSION: ${{ inputs.command-permission }}" in action
