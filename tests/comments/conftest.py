@@ -17,6 +17,7 @@ from riverbed.action.runner import Runner
 from riverbed.github.client import GitHubSettings
 from riverbed.testing.events import issue_comment_event, review_comment_event, write_event
 from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.openapi import OpenAPISubset
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 FP = "0123456789abcdef"
@@ -149,7 +150,10 @@ class Harness:
 
 @pytest.fixture
 def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
-    with FakeGitHub(owner="octo", repo="demo", repository_id=1001) as gh:
+    openapi = OpenAPISubset.from_file(
+        Path(__file__).resolve().parents[1] / "fixtures/github-openapi-subset.json"
+    )
+    with FakeGitHub(owner="octo", repo="demo", repository_id=1001, openapi=openapi) as gh:
         gh.add_pull(
             number=7,
             head_sha="a" * 40,
@@ -169,3 +173,5 @@ def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness
         gh.set_permission("reader", "read")
         gh.set_permission("triager", "triage")
         yield Harness(gh, tmp_path, monkeypatch)
+    assert gh.server_errors == []
+    assert gh.schema_problems == []  # every exchange was as GitHub documents it
