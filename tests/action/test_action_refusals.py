@@ -140,3 +140,21 @@ def test_wrong_token_is_reported_without_leaking_it(harness: ActionHarness) -> N
     _assert_failed_nothing_staged(run, "401", "github-token")
     assert "::add-mask::ghp_" in run.stdout
     assert run.stdout.count("ghp_") == 1  # only in the mask command
+
+
+def test_failure_is_also_in_the_job_summary(harness: ActionHarness, fake: FakeGitHub) -> None:
+    fake.add_artifact(files={"index.json": b"[]"})
+    run = harness.run()
+    assert run.returncode == 3
+    assert "riverbed memory · persist · failed" in run.summary
+    assert "Nothing was staged or uploaded" in run.summary
+
+
+def test_repository_id_comes_from_the_api_without_an_event_payload(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    art = fake.add_artifact(files={"index.json": index_bytes(entry("found"))})
+    run = harness.run(extra_env={"GITHUB_EVENT_PATH": ""})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.outputs["restored-from"] == str(art)
+    assert fake.requests_to(r"^/repos/octo/demo$", "GET")
