@@ -71,7 +71,7 @@ def test_an_unreachable_api_is_a_clear_error() -> None:
     gh = GitHubClient(
         api_url=f"http://127.0.0.1:{port}", token="t", repository="octo/demo", settings=FAST
     )
-    with pytest.raises(GitHubError, match="could not reach GitHub API.*GITHUB_API_URL"):
+    with pytest.raises(GitHubError, match=r"could not reach GitHub API.*GITHUB_API_URL"):
         list_artifacts(gh, "riverbed-memory")
 
 
@@ -104,6 +104,6 @@ def test_download_bigger_than_the_cap_is_refused(fake: FakeGitHub, client: GitHu
 
 def test_bad_token_says_what_to_check(fake: FakeGitHub) -> None:
     gh = GitHubClient(api_url=fake.api_url, token="wrong", repository="octo/demo", settings=FAST)
-    with pytest.raises(GitHubError, match="401.*github-token"):
+    with pytest.raises(GitHubError, match=r"401.*github-token"):
         list_artifacts(gh, "riverbed-memory")
     gh.close()
