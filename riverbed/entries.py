@@ -18,7 +18,7 @@ def _unique(values: Iterable[str]) -> list[str]:
 
 def build_entry(
     *,
-    type: str,  # noqa: A002 - the field's name in the format
+    type: str,
     title: str,
     content: str,
     author: str,

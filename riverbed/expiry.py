@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
@@ -71,13 +72,19 @@ def parse_expires_at(value: str) -> datetime:
         raise InvalidExpiresAt(value, "instant is out of range") from None
 
 
-def is_valid_date(value: object) -> bool:
-    """True when `value` is a string `parse_expires_at` accepts."""
+@functools.lru_cache(maxsize=8192)
+def _valid_date_string(value: str) -> bool:
     try:
-        parse_expires_at(value)  # type: ignore[arg-type]
+        parse_expires_at(value)
     except InvalidExpiresAt:
         return False
     return True
+
+
+def is_valid_date(value: object) -> bool:
+    """True when `value` is a string `parse_expires_at` accepts."""
+    # Cached because an index repeats the same dates many times (full-dates above all).
+    return isinstance(value, str) and _valid_date_string(value)
 
 
 def is_valid_date_time(value: object) -> bool:

@@ -74,7 +74,7 @@ def supersede(index: Index, old_id: str, new_id: str, now: datetime) -> Transiti
 def archive(index: Index, entry_id: str, reason: str, now: datetime) -> TransitionResult:
     """Archive an entry, recording the reason in `context.archivedReason`; repeat = no-op."""
     if not reason.strip():
-        raise InvalidTransitionError("archiving needs a reason (--reason \"…\")")
+        raise InvalidTransitionError('archiving needs a reason (--reason "…")')
     position = _position(index, entry_id)
     entry = index["entries"][position]
     if entry_status(entry) == "archived":

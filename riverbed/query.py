@@ -15,7 +15,7 @@ def _text_of(entry: Entry) -> str:
 def query_memory(
     index: Index,
     *,
-    type: str | None = None,  # noqa: A002 - the public name DESIGN gives this filter
+    type: str | None = None,
     tags: Iterable[str] | None = None,
     phase: str | None = None,
     text: str | None = None,

@@ -61,5 +61,7 @@ def add_common_options(parser: Any) -> None:
     """Let `--json` and `--index` also follow the verb (`riverbed query --json`)."""
     import argparse
 
-    parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="JSON output")
+    parser.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="JSON output"
+    )
     parser.add_argument("--index", metavar="PATH", default=argparse.SUPPRESS, help="index file")

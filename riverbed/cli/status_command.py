@@ -34,8 +34,12 @@ def status_data(index: Index, now: datetime, *, path: str = "") -> dict[str, Any
             continue
         if deadline <= horizon:
             expiring.append(
-                {"id": entry["id"], "title": entry_title(entry), "expiresAt": value,
-                 "overdue": str(deadline <= now).lower()}
+                {
+                    "id": entry["id"],
+                    "title": entry_title(entry),
+                    "expiresAt": value,
+                    "overdue": str(deadline <= now).lower(),
+                }
             )
     expiring.sort(key=lambda item: parse_expires_at(item["expiresAt"]))
     totals = Counter(entry_status(e) for e in index["entries"])
@@ -59,8 +63,10 @@ def _cmd_status(args: argparse.Namespace, context: Context) -> int:
     if context.as_json:
         emit_json(data)
         return 0
-    print(f"{context.index_path}: {plural(data['entries'], 'entry')} "
-          + ", ".join(f"{n} {s}" for s, n in data["byStatus"].items()))
+    print(
+        f"{context.index_path}: {plural(data['entries'], 'entry')} "
+        + ", ".join(f"{n} {s}" for s, n in data["byStatus"].items())
+    )
     if data["byType"]:
         rows = [[t, *(c.get(s, 0) for s in STATUSES)] for t, c in data["byType"].items()]
         print()
@@ -68,14 +74,29 @@ def _cmd_status(args: argparse.Namespace, context: Context) -> int:
     print()
     if data["expiring"]:
         print(f"expiring within {EXPIRING_WINDOW_DAYS} days ({len(data['expiring'])}):")
-        print(table(["id", "expires", "title"],
-                    [[e["id"], e["expiresAt"] + (" (overdue)" if e["overdue"] == "true" else ""),
-                      e["title"]] for e in data["expiring"]]))
+        print(
+            table(
+                ["id", "expires", "title"],
+                [
+                    [
+                        e["id"],
+                        e["expiresAt"] + (" (overdue)" if e["overdue"] == "true" else ""),
+                        e["title"],
+                    ]
+                    for e in data["expiring"]
+                ],
+            )
+        )
     else:
         print(f"nothing expires within {EXPIRING_WINDOW_DAYS} days")
     if data["unparseableExpiries"]:
         print(f"\nunparseable expiries ({len(data['unparseableExpiries'])}, kept active):")
-        print(table(["id", "expiresAt"], [[u["id"], u["expiresAt"]] for u in data["unparseableExpiries"]]))
+        print(
+            table(
+                ["id", "expiresAt"],
+                [[u["id"], u["expiresAt"]] for u in data["unparseableExpiries"]],
+            )
+        )
     return 0
 
 

@@ -259,7 +259,9 @@ def _cmd_validate(args: argparse.Namespace, context: Context) -> int:
         entries = document.get("entries") if isinstance(document, dict) else None
         count = len(entries) if isinstance(entries, list) else 0
     if context.as_json:
-        emit_json({"path": str(path), "valid": not problems, "entries": count, "problems": problems})
+        emit_json(
+            {"path": str(path), "valid": not problems, "entries": count, "problems": problems}
+        )
     elif problems:
         print(f"{path}: {plural(len(problems), 'problem')}:", file=sys.stderr)
         for problem in problems:
@@ -280,7 +282,11 @@ def _cmd_merge(args: argparse.Namespace, context: Context) -> int:
         write_index_atomic(out, result.index)
     if context.as_json:
         emit_json(
-            {"output": str(out), "entries": len(result.index["entries"]), "conflicts": list(result.conflicts)}
+            {
+                "output": str(out),
+                "entries": len(result.index["entries"]),
+                "conflicts": list(result.conflicts),
+            }
         )
         return 0
     for conflict in result.conflicts:

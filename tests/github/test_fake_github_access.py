@@ -118,3 +118,18 @@ def test_reactions_on_both_comment_kinds(
     }
     served = http.get(f"{repo_url}/issues/comments/{issue_comment}").json()["reactions"]
     assert (served["total_count"], served["eyes"], served["+1"]) == (2, 1, 1)
+
+
+def test_content_rate_limit_is_off_by_default_and_answers_403(
+    gh: FakeGitHub, http: requests.Session, repo_url: str, pull: int
+) -> None:
+    url = f"{repo_url}/issues/{pull}/comments"
+    assert all(http.post(url, json={"body": "x"}).status_code == 201 for _ in range(5))
+    gh.content_rate_limit = 3
+    statuses = [http.post(url, json={"body": "y"}).status_code for _ in range(4)]
+    assert statuses == [201, 201, 201, 403]
+    limited = http.post(url, json={"body": "z"})
+    assert "secondary rate limit" in limited.json()["message"]
+    assert limited.headers["Retry-After"] == "60"
+    assert http.get(url).status_code == 200  # reads are not limited
+    assert len(gh.issue_comments[pull]) == 8

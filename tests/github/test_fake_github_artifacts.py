@@ -23,7 +23,7 @@ def test_more_than_100_artifacts_paginate_with_exact_link_headers(
     made = [gh.add_artifact(run_id=run, files={"index.json": b"{}"}) for _ in range(205)]
     gh.add_artifact(name="other", run_id=run, files={"x": b"x"})
     url = f"{repo_url}/actions/artifacts"
-    first = http.get(url, params={"name": "riverbed-memory", "per_page": 100})
+    first = http.get(url, params={"name": "riverbed-memory", "per_page": "100"})
     match = LINK.match(first.headers["Link"])
     assert match is not None, first.headers["Link"]
     assert match.group(1) == f"{url}?name=riverbed-memory&per_page=100&page=2"
