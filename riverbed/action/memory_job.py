@@ -94,6 +94,11 @@ def run_memory_job(
     staged, work = config.staged_path, config.work_path
     _clear(staged)
     _clear(work)
+    if config.event_name and config.event_name not in config.trusted_events:
+        runner.warning(
+            f"this run's event {config.event_name!r} is not in trusted-events, so later runs "
+            "will not restore the memory it uploads"
+        )
     check = trust_check(context)
     with runner.group("riverbed: restore memory"):
         restored = restore_memory(context, check)

@@ -139,3 +139,11 @@ def test_explicit_mode_overrides_the_event(harness: ActionHarness) -> None:
     run = harness.run(event="push", inputs={"mode": "expire"})
     assert run.returncode == 0, run.stdout + run.stderr
     assert "riverbed memory · expire" in run.summary
+
+
+def test_persist_from_an_untrusted_event_warns_that_it_will_not_be_restored(
+    harness: ActionHarness,
+) -> None:
+    run = harness.run(event="workflow_run", inputs={"mode": "persist"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "::warning::this run's event 'workflow_run' is not in trusted-events" in run.stdout
