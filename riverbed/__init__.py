@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from riverbed.errors import (
     ArtifactError,
     CommandParseError,
@@ -34,6 +37,51 @@ from riverbed.store import (
     validate_index,
 )
 
+if TYPE_CHECKING:
+    from riverbed.findings import Finding, read_findings
+    from riverbed.fingerprint import compute_fingerprint
+    from riverbed.prompt_context import format_memory_for_prompt
+    from riverbed.review_memory import (
+        ReviewMemory,
+        find_active_suppressions,
+        load_review_memory,
+        should_resurface,
+    )
+    from riverbed.suppression import SuppressionResult, apply_suppressions
+    from riverbed.suppression_store import create_suppression, revoke_suppression
+
+#: Review-memory names, imported on first use so `riverbed --version` stays fast.
+_LAZY = {
+    "Finding": "riverbed.findings",
+    "read_findings": "riverbed.findings",
+    "compute_fingerprint": "riverbed.fingerprint",
+    "format_memory_for_prompt": "riverbed.prompt_context",
+    "ReviewMemory": "riverbed.review_memory",
+    "find_active_suppressions": "riverbed.review_memory",
+    "load_review_memory": "riverbed.review_memory",
+    "should_resurface": "riverbed.review_memory",
+    "SuppressionResult": "riverbed.suppression",
+    "apply_suppressions": "riverbed.suppression",
+    "create_suppression": "riverbed.suppression_store",
+    "revoke_suppression": "riverbed.suppression_store",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a lazily exported name on first access."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'riverbed' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Module attributes, lazy exports included."""
+    return sorted({*globals(), *_LAZY})
+
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -44,28 +92,40 @@ __all__ = [
     "DuplicateEntryError",
     "EntryNotFoundError",
     "ExpireReport",
+    "Finding",
     "GitHubError",
     "InputFormatError",
     "InvalidEntryError",
     "InvalidExpiresAt",
     "InvalidTransitionError",
     "MergeResult",
+    "ReviewMemory",
     "RiverbedError",
     "RiverbedWarning",
     "SecretInEntryError",
     "StoreWriteError",
+    "SuppressionResult",
     "UsageError",
     "__version__",
     "append_entries",
     "append_entry",
+    "apply_suppressions",
     "archive_entry",
+    "compute_fingerprint",
+    "create_suppression",
     "effective_expiry",
     "expire_entries",
+    "find_active_suppressions",
+    "format_memory_for_prompt",
     "is_expired",
     "load_memory",
+    "load_review_memory",
     "merge_indexes",
     "parse_expires_at",
     "query_memory",
+    "read_findings",
+    "revoke_suppression",
+    "should_resurface",
     "supersede",
     "validate_index",
 ]

@@ -1,0 +1,53 @@
+"""Read River Reviewer's output JSON (`issues[]`) into findings (pure)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from riverbed.findings._json import Walker
+from riverbed.findings.model import Finding
+from riverbed.globs import normalize_path
+from riverbed.model import PHASES, SEVERITIES
+
+_MODEL_KEYS = frozenset(
+    ("ruleId", "file", "severity", "message", "title", "line", "lineEnd", "phase", "evidence")
+)
+
+
+def _issue(w: Walker, issue: dict[str, Any], path: str) -> Finding:
+    message = w.opt_str(issue, "message", path)
+    title = w.opt_str(issue, "title", path)
+    if message is None and title is None:
+        w.fail(path, "an issue needs a message or a title")
+    severity = issue.get("severity")
+    phase = issue.get("phase")
+    evidence = w.array(issue.get("evidence"), f"{path}.evidence", optional=True)
+    for position, snippet in enumerate(evidence):
+        if not isinstance(snippet, str):
+            w.fail(f"{path}.evidence[{position}]", "expected a string")
+    file = w.opt_str(issue, "file", path)
+    return Finding(
+        rule_id=w.opt_str(issue, "ruleId", path),
+        file=normalize_path(file) if file else file,
+        severity="minor" if severity is None else w.enum(severity, SEVERITIES, f"{path}.severity"),
+        message=message,
+        title=title,
+        line=w.opt_line(issue, "line", path),
+        end_line=w.opt_line(issue, "lineEnd", path),
+        phase=None if phase is None else w.enum(phase, PHASES, f"{path}.phase"),
+        evidence=tuple(evidence),
+        tool=w.opt_str(issue, "reviewer", path) or "river-reviewer",
+        source_format="river",
+        original=issue,
+        extra={k: v for k, v in issue.items() if k not in _MODEL_KEYS},
+    )
+
+
+def parse_river(document: Any, *, source: str) -> list[Finding]:
+    """Every entry of `issues[]`; unknown fields are kept in `extra`."""
+    w = Walker(source, "River Reviewer output")
+    root = w.obj(document, "$")
+    issues = w.array(root.get("issues"), "$.issues")
+    return [
+        _issue(w, w.obj(raw, f"$.issues[{n}]"), f"$.issues[{n}]") for n, raw in enumerate(issues)
+    ]

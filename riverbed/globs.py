@@ -1,0 +1,118 @@
+"""The one definition of path globs: `*` and `?` stay within a segment, `**` spans segments."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+def normalize_path(path: str) -> str:
+    """A repository path as riverbed compares it: `/` separators, no leading `./`."""
+    path = path.replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+@functools.lru_cache(maxsize=4096)
+def _compile(pattern: str) -> re.Pattern[str]:
+    out: list[str] = []
+    i = 0
+    n = len(pattern)
+    while i < n:
+        char = pattern[i]
+        if pattern.startswith("**", i):
+            at_start = i == 0 or pattern[i - 1] == "/"
+            followed_by_slash = pattern.startswith("/", i + 2)
+            if at_start and followed_by_slash:
+                # `**/` is zero or more whole directories.
+                out.append("(?:.*/)?")
+                i += 3
+            else:
+                out.append(".*")
+                i += 2
+        elif char == "*":
+            out.append("[^/]*")
+            i += 1
+        elif char == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(char))
+            i += 1
+    return re.compile("".join(out), re.DOTALL)
+
+
+def is_glob(pattern: str) -> bool:
+    """True when the pattern has a wildcard (`*` or `?`)."""
+    return "*" in pattern or "?" in pattern
+
+
+def glob_match(pattern: str, path: str) -> bool:
+    """True when `path` equals `pattern` or matches it as a glob (`*`, `?`, `**`)."""
+    pattern, path = normalize_path(pattern), normalize_path(path)
+    if pattern == path:
+        return True
+    return is_glob(pattern) and _compile(pattern).fullmatch(path) is not None
+
+
+def literal_prefix(pattern: str) -> str:
+    """The leading directories of a pattern that hold no wildcard (`src/a/` of `src/a/*/x.py`)."""
+    segments = pattern.split("/")[:-1]
+    literal = []
+    for segment in segments:
+        if is_glob(segment):
+            break
+        literal.append(segment)
+    return "".join(s + "/" for s in literal)
+
+
+def directory_prefixes(path: str) -> list[str]:
+    """`""`, `a/`, `a/b/` for `a/b/c.py`: every directory prefix of a path."""
+    out = [""]
+    position = path.find("/")
+    while position != -1:
+        out.append(path[: position + 1])
+        position = path.find("/", position + 1)
+    return out
+
+
+class GlobIndex(Generic[T]):
+    """Patterns looked up by exact path and by literal directory prefix (no full scan)."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._exact: dict[str, list[tuple[int, str, T]]] = {}
+        self._by_prefix: dict[str, list[tuple[int, str, Callable[[str], object], T]]] = {}
+
+    def add(self, pattern: str, value: T) -> None:
+        """Index `value` under one pattern (a value may be added under several)."""
+        pattern = normalize_path(pattern)
+        self._count += 1
+        if not is_glob(pattern):
+            self._exact.setdefault(pattern, []).append((self._count, pattern, value))
+            return
+        matcher = _compile(pattern).fullmatch
+        bucket = self._by_prefix.setdefault(literal_prefix(pattern), [])
+        bucket.append((self._count, pattern, matcher, value))
+
+    def matches(self, path: str) -> list[tuple[T, str]]:
+        """(value, pattern) for every pattern matching `path`, in the order they were added."""
+        path = normalize_path(path)
+        hits = [(n, p, v) for n, p, v in self._exact.get(path, ())]
+        for prefix in directory_prefixes(path):
+            for n, pattern, matcher, value in self._by_prefix.get(prefix, ()):
+                if matcher(path) is not None:
+                    hits.append((n, pattern, value))
+        hits.sort(key=lambda hit: hit[0])
+        return [(value, pattern) for _, pattern, value in hits]
+
+
+def any_match(patterns: Iterable[str], paths: Iterable[str]) -> bool:
+    """True when some pattern matches some path."""
+    path_list = list(paths)
+    return any(glob_match(p, f) for p in patterns for f in path_list)

@@ -1,0 +1,205 @@
+"""Review memory: which entries apply to a review of a phase over some changed files (pure)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from riverbed.expiry import expiry_status, utc_now
+from riverbed.globs import glob_match, is_glob, normalize_path
+from riverbed.model import Entry, Index, context, entry_phase, is_active, related_files
+
+
+def revoked_ids(index: Index) -> set[str]:
+    """Ids named by a `resurface` entry with `context.action: "revoke"`, whatever its status."""
+    out: set[str] = set()
+    for entry in index.get("entries", []):
+        ctx = context(entry)
+        if entry.get("type") == "resurface" and ctx.get("action") == "revoke":
+            target = ctx.get("suppressionId")
+            if isinstance(target, str):
+                out.add(target)
+    return out
+
+
+def subsystem(path: str) -> str:
+    """River Reviewer's subsystem: the second segment under `src/`, else the first segment."""
+    parts = normalize_path(path).split("/")
+    return parts[1] if parts[0] == "src" and len(parts) > 1 else parts[0]
+
+
+class ChangedFiles:
+    """Changed paths indexed for matching: exact paths and subsystems by set, globs by scan."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.paths = tuple(dict.fromkeys(normalize_path(p) for p in paths))
+        self.exact = frozenset(self.paths)
+        self.subsystems = frozenset(subsystem(p) for p in self.paths)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def matches(self, related: str, scope: object = "file") -> bool:
+        """DESIGN's file rule for one related file or glob, widened by a suppression's scope."""
+        if scope == "global":
+            return True
+        if scope == "subsystem":
+            area = subsystem(related)
+            if not is_glob(area) and area in self.subsystems:
+                return True
+        if not is_glob(related):
+            return normalize_path(related) in self.exact
+        return any(glob_match(related, p) for p in self.paths)
+
+
+def scope_matches(scope: object, related: str, changed: str) -> bool:
+    """Does one changed file fall within a related file (or glob) at this scope?"""
+    return ChangedFiles([changed]).matches(related, scope)
+
+
+def matches_files(entry: Entry, changed: ChangedFiles | Iterable[str] | None) -> bool:
+    """DESIGN's relatedFiles rule; suppressions match by their scope (file, subsystem, global)."""
+    related = related_files(entry)
+    if changed is None or not related:
+        return True
+    files = changed if isinstance(changed, ChangedFiles) else ChangedFiles(changed)
+    scope = context(entry).get("scope", "file") if entry.get("type") == "suppression" else "file"
+    return any(files.matches(r, scope) for r in related)
+
+
+@dataclass(frozen=True)
+class ReviewMemory:
+    """The entries that apply to one review, in index order, with per-type views."""
+
+    entries: tuple[Entry, ...]
+    phase: str | None = None
+    changed_files: tuple[str, ...] | None = ()
+    #: Unparseable expiries met on the way (the entry is kept, as DESIGN says).
+    warnings: tuple[str, ...] = ()
+    #: How many entries were left out, by reason: inactive, expired, revoked, phase, files.
+    excluded: Mapping[str, int] = field(default_factory=dict)
+
+    def of_type(self, entry_type: str) -> list[Entry]:
+        """Entries of one type, in index order."""
+        return [e for e in self.entries if e.get("type") == entry_type]
+
+    @property
+    def suppressions(self) -> list[Entry]:
+        """Suppression entries (whatever their `context.active`)."""
+        return self.of_type("suppression")
+
+    @property
+    def wontfixes(self) -> list[Entry]:
+        """Accepted won't-fix entries."""
+        return self.of_type("wontfix")
+
+    @property
+    def patterns(self) -> list[Entry]:
+        """Team patterns."""
+        return self.of_type("pattern")
+
+    @property
+    def decisions(self) -> list[Entry]:
+        """Decisions."""
+        return self.of_type("decision")
+
+    @property
+    def adrs(self) -> list[Entry]:
+        """Architecture decision records."""
+        return self.of_type("adr")
+
+    @property
+    def reviews(self) -> list[Entry]:
+        """Earlier review results."""
+        return self.of_type("review")
+
+    @property
+    def eval_results(self) -> list[Entry]:
+        """Eval results."""
+        return self.of_type("eval_result")
+
+    @property
+    def resurfaces(self) -> list[Entry]:
+        """Resurface records (revocations included)."""
+        return self.of_type("resurface")
+
+    @property
+    def promotion_candidates(self) -> list[Entry]:
+        """Promotion candidates."""
+        return self.of_type("promotion_candidate")
+
+    def counts(self) -> dict[str, int]:
+        """Entries per type."""
+        return dict(Counter(str(e.get("type")) for e in self.entries))
+
+
+def _phase_applies(entry: Entry, phase: str | None) -> bool:
+    if phase is None:
+        return True
+    own = entry_phase(entry)
+    return own == phase or (own is None and entry.get("type") == "suppression")
+
+
+def load_review_memory(
+    index: Index,
+    *,
+    phase: str | None = None,
+    changed_files: Iterable[str] | None = (),
+    now: datetime | None = None,
+) -> ReviewMemory:
+    """Entries active, unexpired, unrevoked, of `phase`, related to `changed_files` (None = any)."""
+    moment = now or utc_now()
+    changed = None if changed_files is None else ChangedFiles(changed_files)
+    revoked = revoked_ids(index)
+    kept: list[Entry] = []
+    warnings: list[str] = []
+    excluded: Counter[str] = Counter()
+    for entry in index.get("entries", []):
+        if not is_active(entry):
+            excluded["inactive"] += 1
+            continue
+        expired, warning = expiry_status(entry, moment)
+        if warning:
+            warnings.append(warning)
+        if expired:
+            excluded["expired"] += 1
+        elif entry.get("id") in revoked:
+            excluded["revoked"] += 1
+        elif not _phase_applies(entry, phase):
+            excluded["phase"] += 1
+        elif not matches_files(entry, changed):
+            excluded["files"] += 1
+        else:
+            kept.append(entry)
+    paths = None if changed is None else changed.paths
+    return ReviewMemory(tuple(kept), phase, paths, tuple(warnings), dict(excluded))
+
+
+def find_active_suppressions(
+    index: Index,
+    changed_files: Iterable[str] | None,
+    *,
+    now: datetime | None = None,
+    phase: str | None = None,
+) -> list[Entry]:
+    """Review-memory suppressions whose `context.active` is true (revoked ones already gone)."""
+    memory = load_review_memory(index, phase=phase, changed_files=changed_files, now=now)
+    return [e for e in memory.suppressions if context(e).get("active") is True]
+
+
+def should_resurface(
+    suppression: Entry, changed_files: Iterable[str], *, now: datetime | None = None
+) -> bool:
+    """True when an in-effect suppression's related files change (revocation: caller's filter)."""
+    if suppression.get("type") != "suppression" or not is_active(suppression):
+        return False
+    if context(suppression).get("active") is not True:
+        return False
+    if expiry_status(suppression, now or utc_now())[0]:
+        return False
+    changed = (
+        changed_files if isinstance(changed_files, ChangedFiles) else ChangedFiles(changed_files)
+    )
+    return any(changed.matches(r) for r in related_files(suppression))

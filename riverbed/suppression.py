@@ -1,0 +1,211 @@
+"""Applying suppressions to findings: fingerprint and rule+glob matching, the severity guard."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from riverbed.expiry import expiry_status, utc_now
+from riverbed.findings.model import SEVERITY_RANK, Finding
+from riverbed.globs import GlobIndex
+from riverbed.model import Entry, context, is_active
+
+Action = Literal["suppressed", "skipped"]
+#: Severities the default guard only lets `accepted_risk` suppress (River Reviewer's policy).
+GUARDED_SEVERITIES = ("major", "critical")
+
+
+def guard_refusal(severity: str, suppression: Entry) -> str | None:
+    """Why the severity guard forbids `suppression` to hide a `severity` finding (None: allowed)."""
+    ctx = context(suppression)
+    feedback = ctx.get("feedbackType")
+    if severity in GUARDED_SEVERITIES and feedback != "accepted_risk":
+        return (
+            f"{severity} findings are only suppressed by feedbackType accepted_risk "
+            f"(this suppression has {feedback or 'no feedbackType'})"
+        )
+    cap = ctx.get("minSeverityToAutoSuppress")
+    if cap is None:
+        return None
+    if cap not in SEVERITY_RANK:
+        return f"minSeverityToAutoSuppress {cap!r} is not a severity; refusing to suppress"
+    if SEVERITY_RANK[severity] > SEVERITY_RANK[cap]:
+        return f"{severity} is above this suppression's minSeverityToAutoSuppress {cap}"
+    return None
+
+
+def justification(suppression: Entry) -> str:
+    """The reason recorded with a suppression (its content, else its title)."""
+    for value in (suppression.get("content"), suppression.get("title")):
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return "(no reason recorded)"
+
+
+@dataclass(frozen=True)
+class SuppressionDecision:
+    """One decision about one finding and one suppression that matched it."""
+
+    fingerprint: str
+    suppression_id: str
+    feedback_type: str | None
+    severity: str
+    action: Action
+    #: Why: which match suppressed it, or what the guard refused.
+    reason: str
+    #: The reason recorded with the suppression (SARIF `justification`).
+    justification: str
+    #: Position of the finding in the input sequence.
+    finding_index: int
+    finding: Finding = field(compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON view (camelCase, like the index)."""
+        return {
+            "fingerprint": self.fingerprint,
+            "suppressionId": self.suppression_id,
+            "feedbackType": self.feedback_type,
+            "severity": self.severity,
+            "action": self.action,
+            "reason": self.reason,
+            "justification": self.justification,
+            "ruleId": self.finding.rule_id,
+            "location": self.finding.location,
+        }
+
+
+@dataclass(frozen=True)
+class SuppressionResult:
+    """Findings split into kept and suppressed, with every decision and every unusable entry."""
+
+    kept: tuple[Finding, ...]
+    suppressed: tuple[Finding, ...]
+    applied: tuple[SuppressionDecision, ...]
+    #: Suppressions given but not usable (inactive, expired, not a suppression), with why.
+    ignored: tuple[str, ...] = ()
+
+    @property
+    def skipped(self) -> tuple[SuppressionDecision, ...]:
+        """Decisions where a matching suppression was refused (the finding may still be kept)."""
+        return tuple(d for d in self.applied if d.action == "skipped")
+
+    def suppressed_by(self) -> dict[int, SuppressionDecision]:
+        """Finding index → the decision that suppressed it."""
+        return {d.finding_index: d for d in self.applied if d.action == "suppressed"}
+
+
+def _usable(entry: Entry, now: datetime) -> str | None:
+    """Why the entry cannot suppress anything now (None when it can)."""
+    if not isinstance(entry, dict) or entry.get("type") != "suppression":
+        return "not a suppression entry"
+    if not is_active(entry):
+        return f"status {entry.get('status')}"
+    ctx = context(entry)
+    if ctx.get("active") is not True:
+        return "context.active is not true"
+    algo = ctx.get("fingerprintAlgo")
+    if algo is not None and algo != "v1" and "match" not in ctx:
+        return f"fingerprintAlgo {algo!r} is not v1"
+    if expiry_status(entry, now)[0]:
+        return "expired"
+    return None
+
+
+class _Index:
+    """Suppressions by fingerprint, and by rule then path glob: no scan of every suppression."""
+
+    def __init__(self, suppressions: Iterable[Entry], now: datetime) -> None:
+        self.by_fingerprint: dict[str, list[Entry]] = defaultdict(list)
+        self.any_path: dict[str, list[tuple[int, Entry]]] = defaultdict(list)
+        self.by_path: dict[str, GlobIndex[tuple[int, Entry]]] = defaultdict(GlobIndex)
+        self.ignored: list[str] = []
+        for position, entry in enumerate(suppressions):
+            why = _usable(entry, now)
+            if why is not None:
+                ident = entry.get("id") if isinstance(entry, dict) else None
+                self.ignored.append(f"suppression {ident!r} not applied: {why}")
+                continue
+            ctx = context(entry)
+            fingerprint = ctx.get("fingerprint")
+            if isinstance(fingerprint, str):
+                self.by_fingerprint[fingerprint].append(entry)
+            match = ctx.get("match")
+            if isinstance(match, dict) and isinstance(match.get("ruleId"), str):
+                paths = match.get("paths")
+                globs = [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
+                if not globs:
+                    self.any_path[match["ruleId"]].append((position, entry))
+                for pattern in dict.fromkeys(globs):
+                    self.by_path[match["ruleId"]].add(pattern, (position, entry))
+
+    def candidates(self, finding: Finding) -> list[tuple[Entry, str]]:
+        """Matching suppressions with how each matched; fingerprint matches first."""
+        out: list[tuple[Entry, str]] = []
+        seen: set[int] = set()
+        for entry in self.by_fingerprint.get(finding.fingerprint, ()):
+            seen.add(id(entry))
+            out.append((entry, f"fingerprint {finding.fingerprint} matches"))
+        rule = finding.rule_id
+        if rule is None:
+            return out
+        by_rule: list[tuple[int, Entry, str]] = [
+            (position, entry, f"rule {rule} matches (any path)")
+            for position, entry in self.any_path.get(rule, ())
+        ]
+        globs = self.by_path.get(rule)
+        if globs is not None and finding.file is not None:
+            by_rule.extend(
+                (position, entry, f"rule {rule} and path glob {pattern!r} match")
+                for (position, entry), pattern in globs.matches(finding.file)
+            )
+        for _, entry, how in sorted(by_rule, key=lambda item: item[0]):
+            if id(entry) not in seen:
+                seen.add(id(entry))
+                out.append((entry, how))
+        return out
+
+
+def _decision(
+    finding: Finding, position: int, entry: Entry, action: Action, reason: str
+) -> SuppressionDecision:
+    feedback = context(entry).get("feedbackType")
+    return SuppressionDecision(
+        fingerprint=finding.fingerprint,
+        suppression_id=str(entry.get("id")),
+        feedback_type=feedback if isinstance(feedback, str) else None,
+        severity=finding.severity,
+        action=action,
+        reason=reason,
+        justification=justification(entry),
+        finding_index=position,
+        finding=finding,
+    )
+
+
+def apply_suppressions(
+    findings: Sequence[Finding], suppressions: Iterable[Entry], *, now: datetime | None = None
+) -> SuppressionResult:
+    """Suppress each finding that some matching suppression may hide; record every decision."""
+    index = _Index(suppressions, now or utc_now())
+    kept: list[Finding] = []
+    suppressed: list[Finding] = []
+    applied: list[SuppressionDecision] = []
+    for position, finding in enumerate(findings):
+        refused: list[SuppressionDecision] = []
+        chosen: SuppressionDecision | None = None
+        for entry, how in index.candidates(finding):
+            refusal = guard_refusal(finding.severity, entry)
+            if refusal is None:
+                chosen = _decision(finding, position, entry, "suppressed", how)
+                break
+            refused.append(_decision(finding, position, entry, "skipped", f"{how}, but {refusal}"))
+        if chosen is not None:
+            suppressed.append(finding)
+            applied.append(chosen)
+        else:
+            kept.append(finding)
+            applied.extend(refused)
+    return SuppressionResult(tuple(kept), tuple(suppressed), tuple(applied), tuple(index.ignored))

@@ -1,0 +1,103 @@
+"""Helpers for the review-memory tests: entries, real ruff SARIF, running the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+#: A small module with four ruff findings (F401 twice, F841, E711) on known lines.
+RUFF_SOURCE = """import os
+import sys
+
+
+def f(x):
+    y = 1
+    return x == None
+"""
+
+
+def make_entry(entry_id: str, entry_type: str = "pattern", **fields: Any) -> dict[str, Any]:
+    """A valid entry; keyword fields: phase, files, status, expires, context, title, created."""
+    meta: dict[str, Any] = {
+        "createdAt": fields.get("created", "2026-01-01T00:00:00Z"),
+        "author": "t",
+    }
+    if fields.get("phase"):
+        meta["phase"] = fields["phase"]
+    if fields.get("files"):
+        meta["relatedFiles"] = list(fields["files"])
+    if fields.get("updated"):
+        meta["updatedAt"] = fields["updated"]
+    entry: dict[str, Any] = {"id": entry_id, "type": entry_type}
+    entry["title"] = fields.get("title", f"title of {entry_id}")
+    entry["content"] = fields.get("content", f"content of {entry_id}")
+    entry["metadata"] = meta
+    if "context" in fields:
+        entry["context"] = fields["context"]
+    elif entry_type == "suppression":
+        entry["context"] = {"scope": "file", "active": True}
+    if fields.get("status"):
+        entry["status"] = fields["status"]
+    if fields.get("expires"):
+        entry["expiresAt"] = fields["expires"]
+    return entry
+
+
+def ruff_command() -> list[str]:
+    """ruff on PATH, else the one installed next to this interpreter (`python -m ruff`)."""
+    found = shutil.which("ruff")
+    return [found] if found else [sys.executable, "-m", "ruff"]
+
+
+def run_ruff_sarif(directory: Path) -> Path:
+    """Write RUFF_SOURCE to directory/mod.py, run real ruff on it, return the SARIF path."""
+    (directory / "mod.py").write_text(RUFF_SOURCE, encoding="utf-8")
+    done = subprocess.run(
+        [
+            *ruff_command(),
+            "check",
+            "--no-cache",
+            "--isolated",
+            "--select",
+            "F,E",
+            "--output-format",
+            "sarif",
+            "mod.py",
+        ],
+        cwd=directory,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr.decode()
+    sarif = directory / "ruff.sarif"
+    sarif.write_bytes(done.stdout)
+    return sarif
+
+
+def riverbed(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the real CLI as a subprocess (PYTHONPATH is inherited)."""
+    env = {**os.environ, "RIVERBED_AUTHOR": "tester"}
+    env.pop("RIVERBED_INDEX", None)
+    return subprocess.run(
+        [sys.executable, "-m", "riverbed", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env=env,
+        check=False,
+    )
+
+
+def load_json(path: Path) -> Any:
+    """Parse a JSON file."""
+    return json.loads(path.read_text(encoding="utf-8"))
