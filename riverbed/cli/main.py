@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "riverbed.cli.status_command",
     "riverbed.cli.review_commands",
     "riverbed.cli.eval_commands",
+    "riverbed.cli.agent_commands",
 )
 
 

@@ -1,108 +1,102 @@
-"""`riverbed status`: counts by type and status, upcoming and unparseable expiries."""
+"""`riverbed status`: the orientation view (totals, what is in force, tensions, what changes)."""
 
 from __future__ import annotations
 
 import argparse
-from collections import Counter
-from datetime import datetime, timedelta
 from typing import Any
 
 from riverbed.cli.output import Context, add_common_options, emit_json, plural, table
-from riverbed.errors import InvalidExpiresAt
-from riverbed.expiry import effective_expiry, parse_expires_at
-from riverbed.model import STATUSES, Index, entry_status, entry_title
-
-EXPIRING_WINDOW_DAYS = 14
+from riverbed.model import STATUSES
 
 
-def status_data(index: Index, now: datetime, *, path: str = "") -> dict[str, Any]:
-    """The numbers `status` shows, as data (also what the MCP `status` tool returns)."""
-    by_type: dict[str, Counter[str]] = {}
-    expiring: list[dict[str, str]] = []
-    unparseable: list[dict[str, str]] = []
-    horizon = now + timedelta(days=EXPIRING_WINDOW_DAYS)
-    for entry in index["entries"]:
-        status = entry_status(entry)
-        by_type.setdefault(str(entry.get("type")), Counter())[status] += 1
-        value = effective_expiry(entry)
-        if value is None or status != "active":
-            continue
-        try:
-            deadline = parse_expires_at(value)
-        except InvalidExpiresAt:
-            unparseable.append({"id": entry["id"], "expiresAt": value})
-            continue
-        if deadline <= horizon:
-            expiring.append(
-                {
-                    "id": entry["id"],
-                    "title": entry_title(entry),
-                    "expiresAt": value,
-                    "overdue": str(deadline <= now).lower(),
-                }
-            )
-    expiring.sort(key=lambda item: parse_expires_at(item["expiresAt"]))
-    totals = Counter(entry_status(e) for e in index["entries"])
-    return {
-        "path": path,
-        "now": now.isoformat(),
-        "entries": len(index["entries"]),
-        "byStatus": {s: totals.get(s, 0) for s in STATUSES},
-        "byType": {t: dict(c) for t, c in sorted(by_type.items())},
-        "expiringWithinDays": EXPIRING_WINDOW_DAYS,
-        "expiring": expiring,
-        "unparseableExpiries": unparseable,
-    }
+def _heading(title: str, block: dict[str, Any], note: str = "") -> str:
+    count, shown = block["count"], block["shown"]
+    more = f"; {shown} shown, {count - shown} left out by --limit" if shown < count else ""
+    return f"{title} ({count}{more}){note}:"
+
+
+def _prs(item: dict[str, Any]) -> str:
+    if not item["prs"]:
+        return "-"
+    numbers = ", ".join(f"#{n}" for n in item["sourcePRs"])
+    return f"{item['prs']} ({numbers})"
+
+
+def _date(item: dict[str, Any]) -> str:
+    return str(item.get("lastChanged", "?"))[:10]
+
+
+def render_status(data: dict[str, Any]) -> str:
+    """The human view of `status_data`."""
+    lines = [
+        f"{data['path']}: {plural(data['entries'], 'entry')} ("
+        + ", ".join(f"{n} {s}" for s, n in data["byStatus"].items())
+        + ")"
+    ]
+    if data["byType"]:
+        rows = [[t, *(c.get(s, 0) for s in STATUSES)] for t, c in data["byType"].items()]
+        lines += ["", table(["type", *STATUSES], rows)]
+    sup = data["salient"]["suppressions"]
+    lines += ["", _heading("Suppressions in force, newest first", sup)]
+    if sup["items"]:
+        rows = [
+            [i["id"], i["silences"], i.get("feedbackType") or "-", _prs(i), _date(i), i["title"]]
+            for i in sup["items"]
+        ]
+        lines.append(table(["id", "silences", "feedback", "PRs", "changed", "title"], rows))
+    dec = data["salient"]["decisions"]
+    lines += ["", _heading("Decisions in force, newest first", dec)]
+    if dec["items"]:
+        rows = [[i["id"], _prs(i), _date(i), i["title"]] for i in dec["items"]]
+        lines.append(table(["id", "PRs", "changed", "title"], rows))
+    tensions = data["tensions"]
+    lines += ["", _heading("Open tensions", tensions)]
+    lines += [f"  ! [{t['kind']}] {t['detail']}" for t in tensions["items"]]
+    expiring = data["expiring"]
+    lines += ["", _heading(f"Expiring within {data['expiringWithinDays']} days", expiring)]
+    if expiring["items"]:
+        rows = [
+            [i["id"], i["expiresAt"] + (" (overdue)" if i["overdue"] else ""), i["title"]]
+            for i in expiring["items"]
+        ]
+        lines.append(table(["id", "expires", "title"], rows))
+    bad = data["unparseableExpiries"]
+    if bad["count"]:
+        lines += [
+            "",
+            _heading("Unparseable expiries", bad, " — kept active; fix with RFC 3339 dates"),
+        ]
+        lines.append(table(["id", "expiresAt"], [[i["id"], i["expiresAt"]] for i in bad["items"]]))
+    recent = data["recent"]
+    lines += ["", _heading(f"Changes in the last {data['recentWithinDays']} days", recent)]
+    if recent["items"]:
+        rows = [[_date(i), i["change"], i["id"], i["title"]] for i in recent["items"]]
+        lines.append(table(["date", "change", "id", "title"], rows))
+    return "\n".join(lines)
 
 
 def _cmd_status(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.store_commands import load, parse_now
+    from riverbed.errors import UsageError
+    from riverbed.orientation import status_data
 
+    if args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, not {args.limit}")
     index = load(context)
-    data = status_data(index, parse_now(args.now), path=str(context.index_path))
+    data = status_data(index, parse_now(args.now), path=str(context.index_path), limit=args.limit)
     if context.as_json:
         emit_json(data)
-        return 0
-    print(
-        f"{context.index_path}: {plural(data['entries'], 'entry')} "
-        + ", ".join(f"{n} {s}" for s, n in data["byStatus"].items())
-    )
-    if data["byType"]:
-        rows = [[t, *(c.get(s, 0) for s in STATUSES)] for t, c in data["byType"].items()]
-        print()
-        print(table(["type", *STATUSES], rows))
-    print()
-    if data["expiring"]:
-        print(f"expiring within {EXPIRING_WINDOW_DAYS} days ({len(data['expiring'])}):")
-        print(
-            table(
-                ["id", "expires", "title"],
-                [
-                    [
-                        e["id"],
-                        e["expiresAt"] + (" (overdue)" if e["overdue"] == "true" else ""),
-                        e["title"],
-                    ]
-                    for e in data["expiring"]
-                ],
-            )
-        )
     else:
-        print(f"nothing expires within {EXPIRING_WINDOW_DAYS} days")
-    if data["unparseableExpiries"]:
-        print(f"\nunparseable expiries ({len(data['unparseableExpiries'])}, kept active):")
-        print(
-            table(
-                ["id", "expiresAt"],
-                [[u["id"], u["expiresAt"]] for u in data["unparseableExpiries"]],
-            )
-        )
+        print(render_status(data))
     return 0
 
 
 def register(subparsers: Any) -> None:
     """Add the `status` verb."""
-    p = subparsers.add_parser("status", help="counts, upcoming expiries, problems")
+    p = subparsers.add_parser(
+        "status", help="orientation: what is in force, tensions, expiries, recent changes"
+    )
     p.add_argument("--now", metavar="DATE", help="pretend it is this instant (RFC 3339)")
+    p.add_argument("--limit", type=int, default=10, metavar="N", help="items per list (default 10)")
     p.set_defaults(handler=_cmd_status)
     add_common_options(p)

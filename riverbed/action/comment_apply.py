@@ -1,0 +1,199 @@
+"""Applying parsed `/riverbed` commands to an index file through the library, one outcome each."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from riverbed.comments import (
+    ArchiveCommand,
+    Command,
+    NoteCommand,
+    RevokeCommand,
+    SupersedeCommand,
+    SuppressCommand,
+)
+from riverbed.comments.replies import Outcome
+from riverbed.entries import build_entry
+from riverbed.errors import CommandParseError, RiverbedError
+from riverbed.markers import FindingMarker
+from riverbed.model import Entry, Index, context, entries_by_id, entry_status
+from riverbed.storage import read_index
+from riverbed.store import append_entry, archive_entry, supersede
+from riverbed.suppression_store import write_revocation, write_suppression
+
+#: What one handler did: the change in words, the entry it touched, whether it wrote.
+_Done = tuple[str, str | None, bool]
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Who asked, where: recorded in every entry a command creates."""
+
+    author: str
+    pull_number: int
+    comment_id: int
+    url: str
+
+
+@dataclass(frozen=True)
+class Findings:
+    """Finding markers the command may refer to: the replied-to one, and the PR's by fingerprint."""
+
+    parent: FindingMarker | None = None
+    parent_problem: str | None = None
+    by_fingerprint: Mapping[str, FindingMarker] | None = None
+
+
+def _source_context(provenance: Provenance, line: int) -> dict[str, int]:
+    return {
+        "sourcePR": provenance.pull_number,
+        "sourceCommentId": provenance.comment_id,
+        "sourceLine": line,
+    }
+
+
+def _already_from(index: Index, provenance: Provenance, line: int) -> Entry | None:
+    """The entry this very command line created on an earlier delivery, if any."""
+    entry: Entry
+    for entry in index["entries"]:
+        ctx = context(entry)
+        if ctx.get("sourceCommentId") == provenance.comment_id and ctx.get("sourceLine") == line:
+            return entry
+    return None
+
+
+def _suppress(
+    path: Path, command: SuppressCommand, provenance: Provenance, now: datetime, found: Findings
+) -> _Done:
+    marker: FindingMarker | None = None
+    fingerprint, rule = command.fingerprint, command.rule
+    if command.from_parent:
+        if found.parent is None:
+            raise CommandParseError(
+                found.parent_problem
+                or "suppress needs a fingerprint or --rule, or must be a reply to a riverbed "
+                "finding comment"
+            )
+        marker = found.parent
+        fingerprint = marker.fingerprint
+    elif fingerprint is not None and found.by_fingerprint:
+        marker = found.by_fingerprint.get(fingerprint)
+    outcome = write_suppression(
+        path,
+        now=now,
+        fingerprint=fingerprint,
+        rule_id=rule,
+        paths=command.paths,
+        reason=command.reason,
+        feedback_type=command.feedback_type,
+        severity=marker.severity if marker and marker.severity else None,
+        scope=command.scope or "file",
+        related_files=(marker.path,) if marker and marker.path else (),
+        expires_at=command.expires,
+        phase=None,  # DESIGN: a phase-less suppression applies in every phase
+        author=provenance.author,
+        source_pr=provenance.pull_number,
+        source_comment_id=provenance.comment_id,
+    )
+    what = f"finding {fingerprint}" if fingerprint else f"rule {rule}"
+    if marker is not None and fingerprint:
+        what += f" ({marker.rule_id} in {marker.path})" if marker.path else f" ({marker.rule_id})"
+    if not outcome.written:
+        return f"unchanged: {what} is already suppressed", outcome.entry["id"], False
+    until = f", until {command.expires}" if command.expires else ""
+    return f"suppressed {what} ({command.feedback_type}{until})", outcome.entry["id"], True
+
+
+def _revoke(path: Path, command: RevokeCommand, provenance: Provenance, now: datetime) -> _Done:
+    reason = command.reason or (
+        f"revoked by {provenance.author} on pull request #{provenance.pull_number}"
+    )
+    outcome = write_revocation(
+        path, command.suppression_id, reason=reason, author=provenance.author, now=now
+    )
+    if not outcome.written:
+        return (
+            f"unchanged: {command.suppression_id} was already revoked",
+            outcome.entry["id"],
+            False,
+        )
+    return f"revoked {command.suppression_id}", outcome.entry["id"], True
+
+
+def _note(
+    path: Path, command: NoteCommand, provenance: Provenance, line: int, now: datetime
+) -> _Done:
+    taken = entries_by_id(read_index(path))
+    entry = build_entry(
+        type=command.kind,
+        title=command.title,
+        content=command.body,
+        author=provenance.author,
+        now=now,
+        phase=command.phase,
+        files=command.files,
+        links=[provenance.url] if provenance.url else [],
+        expires=command.expires,
+        context=_source_context(provenance, line),
+        taken_ids=taken,
+    )
+    append_entry(path, entry, now=now)
+    until = f", until {command.expires}" if command.expires else ""
+    return f"added {command.kind}{until}", entry["id"], True
+
+
+def _supersede(path: Path, command: SupersedeCommand, now: datetime) -> _Done:
+    before = entries_by_id(read_index(path)).get(command.old_id)
+    entry = supersede(path, command.old_id, command.new_id, now=now)
+    if before is not None and entry_status(before) == "superseded":
+        return f"unchanged: already superseded by {command.new_id}", command.old_id, False
+    return f"superseded by {command.new_id}", entry["id"], True
+
+
+def _archive(path: Path, command: ArchiveCommand, now: datetime) -> _Done:
+    before = entries_by_id(read_index(path)).get(command.entry_id)
+    entry = archive_entry(path, command.entry_id, reason=command.reason, now=now)
+    if before is not None and entry_status(before) == "archived":
+        return "unchanged: already archived", command.entry_id, False
+    return "archived", entry["id"], True
+
+
+def apply_command(
+    path: Path,
+    command: Command,
+    *,
+    line: int,
+    provenance: Provenance,
+    now: datetime,
+    findings: Findings = Findings(),
+) -> Outcome:
+    """Apply one changing command to the index at `path`; a RiverbedError becomes a failed row."""
+    verb = command.verb
+    try:
+        earlier = _already_from(read_index(path), provenance, line)
+        if earlier is not None:
+            note = "unchanged: already applied from this comment"
+            return Outcome(line, verb, True, note, str(earlier.get("id")))
+        if isinstance(command, SuppressCommand):
+            change, entry_id, changed = _suppress(path, command, provenance, now, findings)
+            detail = command.reason
+        elif isinstance(command, RevokeCommand):
+            change, entry_id, changed = _revoke(path, command, provenance, now)
+            detail = command.reason or ""
+        elif isinstance(command, NoteCommand):
+            change, entry_id, changed = _note(path, command, provenance, line, now)
+            detail = command.title
+        elif isinstance(command, SupersedeCommand):
+            change, entry_id, changed = _supersede(path, command, now)
+            detail = ""
+        elif isinstance(command, ArchiveCommand):
+            change, entry_id, changed = _archive(path, command, now)
+            detail = command.reason
+        else:
+            raise CommandParseError(f"{verb} does not change memory")
+    except RiverbedError as exc:
+        return Outcome(line, verb, False, str(exc))
+    return Outcome(line, verb, True, change, entry_id, detail, changed=changed)

@@ -1,0 +1,292 @@
+"""Mode `comment`: read `/riverbed` commands → authorize → restore → apply → stage → reply."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from pathlib import Path
+
+from riverbed.action.comment_apply import Findings, Provenance, apply_command
+from riverbed.action.comment_event import (
+    CommentEvent,
+    check_permission_input,
+    comment_event,
+    permission_allows,
+)
+from riverbed.action.context import ActionContext
+from riverbed.action.restore import (
+    Restored,
+    TrustCheck,
+    newer_trusted,
+    restore_memory,
+    trust_check,
+)
+from riverbed.comments import (
+    DEFAULT_PREFIX,
+    READ_ONLY_VERBS,
+    Command,
+    HelpCommand,
+    ParsedComment,
+    ShowCommand,
+    SuppressCommand,
+    check_prefix,
+    parse_comment,
+)
+from riverbed.comments.markdown import escape
+from riverbed.comments.replies import (
+    Outcome,
+    fits,
+    render_help,
+    render_parse_errors,
+    render_refusal,
+    render_results,
+    render_show,
+)
+from riverbed.comments.reply_marker import replied_comment_ids
+from riverbed.errors import ActionConfigError, UsageError
+from riverbed.github import conversation
+from riverbed.markers import FindingMarker, parse_finding_marker, parse_finding_markers
+from riverbed.merge import merge_indexes
+from riverbed.model import Index
+from riverbed.review_memory import load_review_memory
+from riverbed.storage import locked, read_index, update_index, write_index_atomic
+
+DEFAULT_PERMISSION = "write"
+
+
+def _prefix(context: ActionContext) -> str:
+    value = context.config.input("command-prefix") or DEFAULT_PREFIX
+    try:
+        return check_prefix(value)
+    except UsageError as exc:
+        raise ActionConfigError(f"input command-prefix: {exc}") from None
+
+
+def _ignore(context: ActionContext, why: str, *, notice: bool = False) -> int:
+    (context.runner.notice if notice else context.runner.info)(f"riverbed: {why}")
+    context.runner.set_output("upload", False)
+    context.runner.append_summary(f"### riverbed comment\n\n{escape(why, 500)}\n")
+    return 0
+
+
+class _Talk:
+    """The conversation with the commenter: reactions and at most one reply per comment."""
+
+    def __init__(self, context: ActionContext, event: CommentEvent) -> None:
+        self.context, self.event = context, event
+        self.client = context.github()
+
+    def react(self, content: str) -> None:
+        conversation.react(self.client, self.event.kind, self.event.comment_id, content)
+
+    def reply(self, body: str) -> None:
+        event = self.event
+        seen = set[int]()
+        for comment in conversation.conversation(self.client, event.kind, event.number):
+            if comment.user_type == "Bot" or comment.login.endswith("[bot]"):
+                seen |= replied_comment_ids(comment.body)
+        if event.comment_id in seen:
+            self.context.runner.info(
+                f"comment {event.comment_id} was answered before (delivered again); no new reply"
+            )
+            return
+        conversation.post_reply(
+            self.client,
+            event.kind,
+            number=event.number,
+            thread_id=event.in_reply_to or event.comment_id,
+            body=fits(body),
+        )
+
+
+def _findings(talk: _Talk, commands: Sequence[Command]) -> Findings:
+    """Markers a suppress may need: the parent comment's, or the PR's inline findings by fp."""
+    suppresses = [c for c in commands if isinstance(c, SuppressCommand)]
+    parent: FindingMarker | None = None
+    problem = None
+    event = talk.event
+    if any(c.from_parent for c in suppresses):
+        if event.in_reply_to is None:
+            problem = (
+                "suppress without a fingerprint or --rule must be written as a reply to one of "
+                "riverbed's inline finding comments"
+            )
+        else:
+            comment = conversation.review_comment(talk.client, event.in_reply_to)
+            parent = parse_finding_marker(comment.body) if comment else None
+            if parent is None:
+                problem = (
+                    f"the comment this replies to ({event.in_reply_to}) is not a riverbed finding "
+                    "comment (it has no finding marker); give a fingerprint or --rule instead"
+                )
+    by_fingerprint: dict[str, FindingMarker] = {}
+    if any(c.fingerprint for c in suppresses):
+        for comment in conversation.conversation(talk.client, "review_comment", event.number):
+            for marker in parse_finding_markers(comment.body):
+                by_fingerprint.setdefault(marker.fingerprint, marker)
+    return Findings(parent=parent, parent_problem=problem, by_fingerprint=by_fingerprint)
+
+
+def _stage(path: Path, index: Index) -> None:
+    with locked(path):
+        write_index_atomic(path, index)
+
+
+def _restore(context: ActionContext) -> tuple[Restored, TrustCheck]:
+    check = trust_check(context)
+    with context.runner.group("riverbed: restore memory"):
+        restored = restore_memory(context, check)
+        for note in restored.notes:
+            context.runner.info(note)
+        context.runner.info(f"restored from {restored.description}")
+    return restored, check
+
+
+def _show(context: ActionContext, talk: _Talk, after: Index | None) -> str:
+    """The `show` reply: memory after this comment's changes (`after`), else as restored."""
+    source = "this comment's changes"
+    if after is None:
+        restored, _ = _restore(context)
+        after, source = restored.index, restored.description
+    files = conversation.changed_files(talk.client, talk.event.number)
+    memory = load_review_memory(
+        after, phase=context.config.phase, changed_files=files, now=context.now
+    )
+    excluded = ", ".join(f"{n} {why}" for why, n in sorted(memory.excluded.items()) if n)
+    notes = [f"Left out: {excluded}."] if excluded else []
+    return render_show(
+        talk.event.comment_id,
+        memory.entries,
+        phase=context.config.phase,
+        changed_files=len(files),
+        restored_from=source,
+        notes=notes + list(memory.warnings),
+    )
+
+
+def _apply_all(
+    context: ActionContext, talk: _Talk, parsed: ParsedComment
+) -> tuple[list[Outcome], list[str], Index]:
+    """Restore, apply every changing command, merge anything newer, stage when it changed."""
+    config, runner, event = context.config, context.runner, talk.event
+    staged, work = config.staged_path, config.work_path
+    for stale in (staged, work):
+        with contextlib.suppress(FileNotFoundError):
+            stale.unlink()
+    restored, check = _restore(context)
+    _stage(work, restored.index)
+    provenance = Provenance(event.login, event.number, event.comment_id, event.html_url)
+    findings = _findings(talk, parsed.commands)
+    outcomes = [
+        apply_command(
+            work,
+            line.command,
+            line=line.number,
+            provenance=provenance,
+            now=context.now,
+            findings=findings,
+        )
+        for line in parsed.lines
+        if line.command is not None and line.command.verb not in READ_ONLY_VERBS
+    ]
+    notes: list[str] = []
+    if not any(o.changed for o in outcomes):
+        runner.set_output("upload", False)
+        return outcomes, ["Memory is unchanged, so nothing was uploaded."], read_index(work)
+    with runner.group("riverbed: look for a newer artifact before staging"):
+        newer = newer_trusted(context, check, restored)
+        if newer is not None:
+            artifact, other, _ = newer
+            conflicts: tuple[str, ...] = update_index(work, lambda index: _merged(index, other))
+            notes.append(f"Merged artifact {artifact.id}, uploaded while this ran.")
+            notes += [f"Merge conflict: {c}" for c in conflicts]
+    final = read_index(work)
+    _stage(staged, final)
+    runner.set_output("upload", True)
+    runner.set_output("index-path", str(staged))
+    runner.set_output("restored-from", restored.output)
+    return outcomes, notes, final
+
+
+def _merged(index: Index, other: Index) -> tuple[Index, bool, tuple[str, ...]]:
+    result = merge_indexes(index, other)
+    return result.index, result.index != index, result.conflicts
+
+
+def _summary(event: CommentEvent, outcomes: Sequence[Outcome], extra: str = "") -> str:
+    rows = "\n".join(
+        f"- line {o.line} {o.verb}: {'ok' if o.ok else 'failed'}: {escape(o.change, 300)}"
+        for o in outcomes
+    )
+    return f"### riverbed comment {event.comment_id}\n\n{rows or extra}\n"
+
+
+def run(context: ActionContext) -> int:
+    """Run comment mode; always exit 0 unless the action itself is misconfigured or GitHub fails."""
+    config, runner = context.config, context.runner
+    prefix = _prefix(context)
+    required = check_permission_input(config.input("command-permission") or DEFAULT_PERMISSION)
+    event = comment_event(config.event_name, context.event())
+    if event.action != "created":
+        return _ignore(context, f"comment {event.action or 'event'}: only new comments are read")
+    if event.is_bot:
+        return _ignore(context, f"comment by bot {event.login}: bots are never obeyed")
+    parsed = parse_comment(event.body, prefix=prefix)
+    if not parsed.has_commands:
+        return _ignore(context, f"comment {event.comment_id} has no {prefix} command")
+    if not event.is_pull:
+        return _ignore(
+            context,
+            f"comment {event.comment_id} is on issue #{event.number}, which is not a pull "
+            f"request; {prefix} commands work on pull requests only, so it was ignored",
+            notice=True,
+        )
+    runner.set_output("upload", False)
+    talk = _Talk(context, event)
+    talk.react("eyes")
+    if not parsed.ok:
+        talk.reply(render_parse_errors(event.comment_id, parsed, prefix))
+        talk.react("confused")
+        runner.append_summary(_summary(event, [], "The comment did not parse; nothing changed."))
+        return 0
+    commands = parsed.commands
+    changing = [c for c in commands if c.verb not in READ_ONLY_VERBS]
+    if changing:
+        actual = conversation.permission(talk.client, event.login)
+        if not permission_allows(actual, required):
+            runner.info(f"{event.login} has {actual} permission; {required} is needed")
+            talk.reply(
+                render_refusal(
+                    event.comment_id, event.login, required=required, actual=actual, prefix=prefix
+                )
+            )
+            talk.react("confused")
+            refused = f"Refused: {escape(event.login, 60)} has {escape(actual, 20)} permission."
+            runner.append_summary(_summary(event, [], refused))
+            return 0
+    replies: list[str] = []
+    outcomes: list[Outcome] = []
+    after: Index | None = None
+    if changing:
+        outcomes, notes, after = _apply_all(context, talk, parsed)
+        replies.append(
+            render_results(
+                event.comment_id, event.login, outcomes, refused=parsed.refused, notes=notes
+            )
+        )
+    if any(isinstance(c, ShowCommand) for c in commands):
+        replies.append(_show(context, talk, after))
+    if any(isinstance(c, HelpCommand) for c in commands):
+        replies.append(render_help(event.comment_id, prefix))
+    elif parsed.refused:
+        replies.append(render_results(event.comment_id, event.login, [], refused=parsed.refused))
+    talk.reply("\n\n---\n\n".join(_one_marker(replies)))
+    ok = all(o.ok for o in outcomes) and not parsed.refused
+    talk.react("+1" if ok else "confused")
+    runner.append_summary(_summary(event, outcomes, "Answered a read-only command."))
+    return 0
+
+
+def _one_marker(replies: list[str]) -> list[str]:
+    """Several answers in one reply keep only the first reply marker."""
+    return [r if i == 0 else r.split("\n", 1)[1] for i, r in enumerate(replies)]

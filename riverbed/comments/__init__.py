@@ -1,0 +1,53 @@
+"""`/riverbed …` comment commands: a pure parser (no GitHub types) and reply rendering."""
+
+from __future__ import annotations
+
+from riverbed.comments.commands import (
+    DEFAULT_PREFIX,
+    MAX_COMMANDS,
+    NOTE_KINDS,
+    READ_ONLY_VERBS,
+    ArchiveCommand,
+    Command,
+    HelpCommand,
+    NoteCommand,
+    RevokeCommand,
+    ShowCommand,
+    SupersedeCommand,
+    SuppressCommand,
+    format_command,
+    help_text,
+    usage,
+)
+from riverbed.comments.parser import (
+    ParsedComment,
+    ParsedLine,
+    explain,
+    parse_command,
+    parse_comment,
+)
+from riverbed.comments.scan import check_prefix
+
+__all__ = [
+    "DEFAULT_PREFIX",
+    "MAX_COMMANDS",
+    "NOTE_KINDS",
+    "READ_ONLY_VERBS",
+    "ArchiveCommand",
+    "Command",
+    "HelpCommand",
+    "NoteCommand",
+    "ParsedComment",
+    "ParsedLine",
+    "RevokeCommand",
+    "ShowCommand",
+    "SupersedeCommand",
+    "SuppressCommand",
+    "check_prefix",
+    "explain",
+    "format_command",
+    "help_text",
+    "parse_command",
+    "parse_comment",
+    "usage",
+]

@@ -1,0 +1,140 @@
+"""Talking on a pull request: permission checks, reactions, replies and reading comments."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+from urllib.parse import quote
+
+from riverbed.github.client import GitHubClient
+
+CommentKind = Literal["issue_comment", "review_comment"]
+#: Reactions riverbed uses: seen, done, trouble.
+REACTIONS: Final = ("eyes", "+1", "confused")
+#: Pages of comments read when looking for an earlier reply (100 each).
+MAX_COMMENT_PAGES: Final = 30
+
+
+@dataclass(frozen=True)
+class CommentInfo:
+    """What riverbed reads from an existing comment: author, author type and body."""
+
+    id: int
+    login: str
+    user_type: str
+    body: str
+
+
+def _comment(raw: Any) -> CommentInfo | None:
+    if not isinstance(raw, dict) or not isinstance(raw.get("id"), int):
+        return None
+    raw_user = raw.get("user")
+    user: dict[str, Any] = raw_user if isinstance(raw_user, dict) else {}
+    body = raw.get("body")
+    return CommentInfo(
+        id=raw["id"],
+        login=str(user.get("login") or ""),
+        user_type=str(user.get("type") or ""),
+        body=body if isinstance(body, str) else "",
+    )
+
+
+def permission(client: GitHubClient, login: str) -> str:
+    """The user's repository role (admin|maintain|write|triage|read|none); 404 means none."""
+    from github import GithubException
+
+    url = f"{client.repo_url}/collaborators/{quote(login, safe='')}/permission"
+    with client.calling(f"reading the repository permission of {login}"):
+        try:
+            _, data = client.requester.requestJsonAndCheck("GET", url)
+        except GithubException as exc:
+            if exc.status == 404:  # not a collaborator (or no such user): no permission
+                return "none"
+            raise
+    role = data.get("role_name") if isinstance(data, dict) else None
+    legacy = data.get("permission") if isinstance(data, dict) else None
+    value = role if isinstance(role, str) and role else legacy
+    return value if isinstance(value, str) and value else "none"
+
+
+def _comment_url(client: GitHubClient, kind: CommentKind, comment_id: int) -> str:
+    if kind == "issue_comment":
+        return f"{client.repo_url}/issues/comments/{comment_id}"
+    return f"{client.repo_url}/pulls/comments/{comment_id}"
+
+
+def react(client: GitHubClient, kind: CommentKind, comment_id: int, content: str) -> None:
+    """Add a reaction to a comment (GitHub answers 200 for one that is already there)."""
+    if content not in REACTIONS:
+        raise ValueError(f"reaction {content!r} is not one riverbed uses")
+    with client.calling(f"reacting {content} to comment {comment_id}"):
+        client.requester.requestJsonAndCheck(
+            "POST",
+            _comment_url(client, kind, comment_id) + "/reactions",
+            input={"content": content},
+        )
+
+
+def post_reply(
+    client: GitHubClient, kind: CommentKind, *, number: int, thread_id: int, body: str
+) -> int:
+    """Reply on the PR conversation, or in the review thread of `thread_id`; returns its id."""
+    if kind == "issue_comment":
+        url = f"{client.repo_url}/issues/{number}/comments"
+    else:
+        url = f"{client.repo_url}/pulls/{number}/comments/{thread_id}/replies"
+    with client.calling(f"replying on pull request #{number}"):
+        _, data = client.requester.requestJsonAndCheck("POST", url, input={"body": body})
+    return int(data["id"]) if isinstance(data, dict) and isinstance(data.get("id"), int) else 0
+
+
+def review_comment(client: GitHubClient, comment_id: int) -> CommentInfo | None:
+    """A pull request review comment by id (None when it does not exist)."""
+    from github import GithubException
+
+    with client.calling(f"reading review comment {comment_id}"):
+        try:
+            _, data = client.requester.requestJsonAndCheck(
+                "GET", _comment_url(client, "review_comment", comment_id)
+            )
+        except GithubException as exc:
+            if exc.status == 404:
+                return None
+            raise
+    return _comment(data)
+
+
+def _pages(client: GitHubClient, url: str, what: str) -> Iterator[list[Any]]:
+    per_page = client.settings.per_page
+    for page in range(1, MAX_COMMENT_PAGES + 1):
+        with client.calling(what):
+            _, data = client.requester.requestJsonAndCheck(
+                "GET", url, parameters={"per_page": per_page, "page": page}
+            )
+        items = data if isinstance(data, list) else []
+        yield items
+        if len(items) < per_page:
+            return
+
+
+def conversation(client: GitHubClient, kind: CommentKind, number: int) -> Iterator[CommentInfo]:
+    """The PR's comments of one kind, oldest first (at most MAX_COMMENT_PAGES pages)."""
+    path = "issues" if kind == "issue_comment" else "pulls"
+    url = f"{client.repo_url}/{path}/{number}/comments"
+    for items in _pages(client, url, f"listing comments of pull request #{number}"):
+        for raw in items:
+            comment = _comment(raw)
+            if comment is not None:
+                yield comment
+
+
+def changed_files(client: GitHubClient, number: int, *, limit: int = 3000) -> list[str]:
+    """File names a pull request changes (paginated, up to GitHub's 3,000)."""
+    url = f"{client.repo_url}/pulls/{number}/files"
+    names: list[str] = []
+    for items in _pages(client, url, f"listing files of pull request #{number}"):
+        names += [i["filename"] for i in items if isinstance(i, dict) and "filename" in i]
+        if len(names) >= limit:
+            break
+    return names[:limit]

@@ -1,0 +1,242 @@
+"""`riverbed hooks`: the printed snippets, and --write merging into real files."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from riverbed.errors import InputFormatError
+from riverbed.hooks import (
+    codex_config_toml,
+    hook_command,
+    mcp_server_entry,
+    merge_claude_settings,
+    merge_mcp_json,
+)
+
+
+def hooks_cli(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "riverbed", "hooks", "--dir", str(root), *args],
+        capture_output=True,
+        text=True,
+        check=check,
+        cwd=root,
+    )
+
+
+def our_hooks(settings: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        h
+        for g in settings["hooks"]["SessionStart"]
+        for h in g["hooks"]
+        if "riverbed" in h["command"]
+    ]
+
+
+def test_printing_writes_nothing_and_shows_every_snippet(tmp_path: Path) -> None:
+    done = hooks_cli(tmp_path, "--json")
+    data = json.loads(done.stdout)
+    assert list(tmp_path.iterdir()) == []
+    settings, mcp = (f["document"] for f in data["files"])
+    assert settings["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
+    hook = settings["hooks"]["SessionStart"][0]["hooks"][0]
+    assert hook["type"] == "command" and "context" in hook["command"]
+    assert settings["enabledMcpjsonServers"] == ["riverbed"]
+    assert mcp == {
+        "mcpServers": {"riverbed": {"type": "stdio", "command": "riverbed", "args": ["mcp"]}}
+    }
+    assert data["claudeMcpAdd"] == "claude mcp add --scope project riverbed -- riverbed mcp"
+    assert tomllib.loads(data["codexConfigToml"]) == {
+        "mcp_servers": {"riverbed": {"command": "riverbed", "args": ["mcp"]}}
+    }
+    assert data["mcpJson"] == mcp
+    assert data["agentsMd"].count(". ") >= 1 and "riverbed context" in data["agentsMd"]
+    text = hooks_cli(tmp_path).stdout
+    for needle in (
+        "SessionStart",
+        "AGENTS.md",
+        "claude mcp add",
+        "[mcp_servers.riverbed]",
+        "mcpServers",
+        "--write",
+    ):
+        assert needle in text
+
+
+def test_write_creates_both_files_and_is_idempotent(tmp_path: Path) -> None:
+    first = hooks_cli(tmp_path, "--write").stdout
+    settings_path, mcp_path = tmp_path / ".claude" / "settings.json", tmp_path / ".mcp.json"
+    assert "added SessionStart hook" in first and "registered MCP server" in first
+    before = settings_path.read_bytes(), mcp_path.read_bytes()
+    second = hooks_cli(tmp_path, "--write").stdout
+    assert "(unchanged)" in second and "+ " not in second
+    assert (settings_path.read_bytes(), mcp_path.read_bytes()) == before
+    assert len(our_hooks(json.loads(before[0]))) == 1
+
+
+def test_write_keeps_everything_already_there(tmp_path: Path) -> None:
+    claude = tmp_path / ".claude"
+    claude.mkdir()
+    existing = {
+        "permissions": {"allow": ["Bash(npm test:*)"], "deny": []},
+        "env": {"FOO": "bär"},
+        "hooks": {
+            "SessionStart": [
+                {"matcher": "startup", "hooks": [{"type": "command", "command": "cat NOTES.md"}]}
+            ],
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}
+            ],
+        },
+        "enabledMcpjsonServers": ["github"],
+    }
+    (claude / "settings.json").write_text(json.dumps(existing), encoding="utf-8")
+    (claude / "settings.json").chmod(0o600)
+    (tmp_path / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"github": {"command": "gh-mcp"}}}), encoding="utf-8"
+    )
+    hooks_cli(tmp_path, "--write")
+    merged = json.loads((claude / "settings.json").read_text(encoding="utf-8"))
+    assert merged["permissions"] == existing["permissions"] and merged["env"] == {"FOO": "bär"}
+    assert merged["hooks"]["PreToolUse"] == existing["hooks"]["PreToolUse"]
+    assert merged["hooks"]["SessionStart"][0] == existing["hooks"]["SessionStart"][0]
+    assert len(our_hooks(merged)) == 1
+    assert merged["enabledMcpjsonServers"] == ["github", "riverbed"]
+    assert (claude / "settings.json").stat().st_mode & 0o777 == 0o600
+    servers = json.loads((tmp_path / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]
+    assert servers["github"] == {"command": "gh-mcp"} and servers["riverbed"]["args"] == ["mcp"]
+    assert not list(claude.glob(".*.tmp"))
+
+
+def test_a_hand_written_riverbed_hook_is_not_duplicated() -> None:
+    mine = {
+        "hooks": {
+            "SessionStart": [
+                {"hooks": [{"type": "command", "command": "riverbed context --phase midstream"}]}
+            ]
+        }
+    }
+    merge = merge_claude_settings(mine)
+    assert merge.document["hooks"] == mine["hooks"]
+    assert any("already runs" in k for k in merge.kept)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"hooks": []}', "$.hooks must be a JSON object"),
+        ('{"hooks": {"SessionStart": {}}}', "$.hooks.SessionStart must be a JSON array"),
+        ('["a"]', "must be a JSON object"),
+    ],
+)
+def test_a_malformed_settings_file_stops_everything(
+    tmp_path: Path, content: str, message: str
+) -> None:
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text(content, encoding="utf-8")
+    done = hooks_cli(tmp_path, "--write", check=False)
+    assert done.returncode == 2
+    assert message in done.stderr and "settings.json" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert (tmp_path / ".claude" / "settings.json").read_text(encoding="utf-8") == content
+    assert not (tmp_path / ".mcp.json").exists()
+
+
+def test_custom_index_reaches_every_snippet() -> None:
+    index = "memory dir/it's.json"
+    words = shlex.split(hook_command(index))
+    assert words[:2] == ["riverbed", "--index"]
+    assert words[2] == "$CLAUDE_PROJECT_DIR/memory dir/it's.json"
+    assert mcp_server_entry(index)["args"] == ["mcp", "--index", index]
+    parsed = tomllib.loads(codex_config_toml(index))
+    assert parsed["mcp_servers"]["riverbed"]["args"] == ["mcp", "--index", index]
+    assert shlex.split(hook_command("/abs/i.json"))[2] == "/abs/i.json"
+
+
+def test_merge_mcp_json_keeps_an_existing_riverbed_entry() -> None:
+    custom = {"mcpServers": {"riverbed": {"command": "/opt/riverbed", "args": ["mcp"]}}}
+    merge = merge_mcp_json(custom)
+    assert merge.document == custom and merge.changes == ()
+    with pytest.raises(InputFormatError, match=r"\$\.mcpServers"):
+        merge_mcp_json({"mcpServers": []})
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@given(
+    st.dictionaries(
+        st.text(max_size=10).filter(lambda k: k not in ("hooks", "enabledMcpjsonServers")),
+        json_values,
+        max_size=5,
+    )
+)
+def test_merge_keeps_unrelated_settings_and_is_idempotent(other: dict[str, Any]) -> None:
+    snapshot = copy.deepcopy(other)
+    once = merge_claude_settings(other)
+    for key, value in other.items():
+        assert once.document[key] == value
+    twice = merge_claude_settings(once.document)
+    assert twice.document == once.document and twice.changes == ()
+    assert other == snapshot  # the input is not mutated
+
+
+def test_the_written_hook_runs_and_prints_the_memory(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    from riverbed.store import append_entry
+
+    append_entry(
+        project / ".river" / "memory" / "index.json",
+        {
+            "id": "wontfix-legacy-logging",
+            "type": "wontfix",
+            "title": "Legacy logging stays",
+            "content": "Accepted until the v3 rewrite.",
+            "metadata": {"createdAt": "2026-01-01T00:00:00.000Z", "author": "ana"},
+        },
+    )
+    hooks_cli(project, "--write")
+    settings = json.loads((project / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    command = our_hooks(settings)[0]["command"]
+    # A `riverbed` on PATH, as an installed package provides; this one runs the code under test.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "riverbed"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m riverbed "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "CLAUDE_PROJECT_DIR": str(project),
+    }
+    done = subprocess.run(
+        ["/bin/sh", "-c", command],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+    )  # not the project dir
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("## Review memory (riverbed)")
+    assert "wontfix-legacy-logging" in done.stdout

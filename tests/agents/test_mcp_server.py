@@ -1,0 +1,358 @@
+"""The real `riverbed mcp` process, driven over stdio by the `mcp` SDK's own client."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from riverbed.jsonformat import dumps_js
+from riverbed.store import load_memory
+
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+
+@asynccontextmanager
+async def session(
+    index: Path, *args: str, env: dict[str, str] | None = None
+) -> AsyncIterator[ClientSession]:
+    """An initialized client session against a freshly started `riverbed mcp --index INDEX`."""
+    # The SDK hands the server only a safe subset of the environment; PYTHONPATH must travel.
+    server_env = {"PYTHONPATH": os.environ.get("PYTHONPATH", ""), **(env or {})}
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "riverbed", "mcp", "--index", str(index), *args],
+        env=server_env,
+    )
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+        await client.initialize()
+        yield client
+
+
+def run(index: Path, body: Callable[[ClientSession], Awaitable[Any]], *args: str, **kw: Any) -> Any:
+    """Start a server, run `body` against it, stop it; returns what `body` returned."""
+
+    async def main() -> Any:
+        async with session(index, *args, **kw) as client:
+            return await body(client)
+
+    return anyio.run(main)
+
+
+def text_of(result: Any) -> str:
+    return "".join(block.text for block in result.content if getattr(block, "type", "") == "text")
+
+
+def data_of(result: Any) -> Any:
+    assert not result.is_error, text_of(result)
+    return json.loads(text_of(result))
+
+
+def seed(index: Path, *entries: dict[str, Any]) -> None:
+    """Write an index as another tool might have (bad dates included), bypassing validation."""
+    index.parent.mkdir(parents=True, exist_ok=True)
+    index.write_bytes(dumps_js({"version": "1", "entries": list(entries)}))
+
+
+def entry(entry_id: str, type_: str = "decision", **extra: Any) -> dict[str, Any]:
+    meta = {"createdAt": "2026-01-01T00:00:00.000Z", "author": "test", **extra.pop("meta", {})}
+    return {
+        "id": entry_id,
+        "type": type_,
+        "title": entry_id,
+        "content": f"body of {entry_id}",
+        "metadata": meta,
+        **extra,
+    }
+
+
+def test_lists_four_tools_with_schemas_and_one_line_descriptions(index_path: Path) -> None:
+    tools = run(index_path, lambda c: c.list_tools()).tools
+    by_name = {t.name: t for t in tools}
+    assert set(by_name) == {"context", "query", "deposit", "status"}
+    for tool in tools:
+        assert tool.description and "\n" not in tool.description
+        assert tool.input_schema["type"] == "object"
+    deposit = by_name["deposit"].input_schema
+    assert deposit["required"] == ["type", "title", "content"]
+    assert set(deposit["properties"]) == {
+        "type",
+        "title",
+        "content",
+        "phase",
+        "tags",
+        "files",
+        "expires",
+        "links",
+    }
+    assert "suppression" not in deposit["properties"]["type"]["enum"]
+    query = by_name["query"].input_schema["properties"]
+    assert set(query) == {"type", "tags", "phase", "text", "include_inactive", "limit"}
+    assert query["limit"]["maximum"] == 100
+    assert set(by_name["context"].input_schema["properties"]) == {"phase", "files", "max_chars"}
+
+
+def test_deposit_then_query_round_trip(index_path: Path) -> None:
+    async def body(client: ClientSession) -> tuple[Any, Any]:
+        added = data_of(
+            await client.call_tool(
+                "deposit",
+                {
+                    "type": "pattern",
+                    "title": "Wrap fetches in useQuery",
+                    "content": "Components never call fetch directly; see ADR-7.",
+                    "phase": "midstream",
+                    "tags": ["react", "data"],
+                    "files": ["src/**/*.tsx"],
+                    "expires": "2099-01-01",
+                    "links": ["https://example.test/pr/7"],
+                },
+            )
+        )
+        found = data_of(await client.call_tool("query", {"tags": ["react"], "phase": "midstream"}))
+        return added, found
+
+    added, found = run(index_path, body)
+    assert added["appended"] is True
+    assert found["count"] == 1 and found["leftOut"] == 0
+    assert found["entries"][0]["id"] == added["id"]
+    stored = load_memory(index_path)["entries"]
+    assert [e["id"] for e in stored] == [added["id"]]
+    meta = stored[0]["metadata"]
+    assert meta["author"] == "mcp"
+    assert meta["relatedFiles"] == ["src/**/*.tsx"] and meta["tags"] == ["react", "data"]
+    assert stored[0]["expiresAt"] == "2099-01-01"
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "author"),
+    [((), {"RIVERBED_AUTHOR": "claude"}, "claude"), (("--author", "codex"), {}, "codex")],
+)
+def test_deposit_author(
+    index_path: Path, args: tuple[str, ...], env: dict[str, str], author: str
+) -> None:
+    async def body(client: ClientSession) -> Any:
+        return data_of(
+            await client.call_tool("deposit", {"type": "decision", "title": "t", "content": "c"})
+        )
+
+    run(index_path, body, *args, env=env)
+    assert load_memory(index_path)["entries"][0]["metadata"]["author"] == author
+
+
+REFUSALS: list[tuple[dict[str, Any], str]] = [
+    ({"type": "decision", "title": "t", "content": f"token {TOKEN}"}, "looks like a GitHub"),
+    ({"type": "decision", "title": "t", "content": "c", "expires": "2026-02-29"}, "2026-02-29"),
+    ({"type": "decision", "title": "t", "content": "c", "expires": "next week"}, "RFC 3339"),
+    ({"type": "suppression", "title": "t", "content": "c"}, "type"),
+    ({"type": "decision", "title": " ", "content": "c"}, "title"),
+    ({"type": "decision", "content": "c"}, "title"),
+    ({"type": "decision", "title": "t", "content": "c", "phase": "sideways"}, "phase"),
+]
+
+
+def test_deposit_refusals_are_readable_tool_errors(index_path: Path) -> None:
+    async def body(client: ClientSession) -> list[Any]:
+        return [await client.call_tool("deposit", arguments) for arguments, _ in REFUSALS]
+
+    results = run(index_path, body)
+    for (arguments, expected), result in zip(REFUSALS, results, strict=True):
+        message = text_of(result)
+        assert result.is_error, arguments
+        assert expected in message, (arguments, message)
+        assert "Traceback" not in message and 'File "' not in message
+    assert not index_path.exists()  # nothing written
+
+
+def test_query_limit_counts_what_it_left_out_and_trims_content(index_path: Path) -> None:
+    long = entry("decision-long", content="x" * 5000)
+    seed(
+        index_path,
+        *(entry(f"decision-{n}") for n in range(5)),
+        long,
+        entry("decision-old", status="archived"),
+    )
+
+    async def body(client: ClientSession) -> tuple[Any, Any, Any]:
+        limited = data_of(await client.call_tool("query", {"limit": 2}))
+        everything = data_of(
+            await client.call_tool("query", {"include_inactive": True, "limit": 100})
+        )
+        bad = await client.call_tool("query", {"limit": 0})
+        return limited, everything, bad
+
+    limited, everything, bad = run(index_path, body)
+    assert (limited["count"], limited["shown"], limited["leftOut"]) == (6, 2, 4)
+    assert "4 more of 6" in limited["note"]
+    assert everything["count"] == 7 and "note" not in everything
+    trimmed = next(e for e in everything["entries"] if e["id"] == "decision-long")
+    assert len(trimmed["content"]) == 401 and "4600 of 5000" in trimmed["contentTruncated"]
+    assert bad.is_error
+
+
+def test_context_is_the_prompt_memory_for_a_phase_and_files(index_path: Path) -> None:
+    seed(
+        index_path,
+        entry(
+            "wontfix-api-logging",
+            "wontfix",
+            meta={"phase": "midstream", "relatedFiles": ["src/api/**"]},
+        ),
+        entry("pattern-upstream-only", "pattern", meta={"phase": "upstream"}),
+        {
+            **entry("suppression-any-phase", "suppression"),
+            "context": {"scope": "file", "active": True, "fingerprint": "0123456789abcdef"},
+        },
+        *(entry(f"decision-{n}", content="why " * 60) for n in range(30)),
+    )
+
+    async def body(client: ClientSession) -> list[Any]:
+        return [
+            await client.call_tool(
+                "context", {"phase": "midstream", "files": ["src/api/handler.py"]}
+            ),
+            await client.call_tool("context", {"phase": "midstream", "files": ["README.md"]}),
+            await client.call_tool("context", {"max_chars": 600}),
+            await client.call_tool("context", {"max_chars": 10}),
+        ]
+
+    api, readme, small, too_small = run(index_path, body)
+    text = text_of(api)
+    assert not api.is_error and text.startswith("## Review memory (riverbed)")
+    assert "wontfix-api-logging" in text and "suppression-any-phase" in text
+    assert "pattern-upstream-only" not in text
+    assert "wontfix-api-logging" not in text_of(readme)
+    assert len(text_of(small)) <= 600 and "left out by the 600-character budget" in text_of(small)
+    assert too_small.is_error
+
+
+def test_status_is_the_same_data_as_the_cli(index_path: Path) -> None:
+    seed(index_path, entry("decision-a"), entry("wontfix-b", "wontfix", expiresAt="not a date"))
+    data = run(index_path, lambda c: c.call_tool("status", {}))
+    from_tool = data_of(data)
+    cli = subprocess.run(
+        [sys.executable, "-m", "riverbed", "status", "--json", "--index", str(index_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    from_cli = json.loads(cli.stdout)
+    assert from_tool.pop("warnings") and "not a date" in " ".join(data_of(data)["warnings"])
+    for volatile in ("now",):
+        from_tool.pop(volatile), from_cli.pop(volatile)
+    from_tool.pop("path"), from_cli.pop("path")
+    assert from_tool == from_cli
+
+
+def test_read_only_server_has_no_deposit(index_path: Path) -> None:
+    async def body(client: ClientSession) -> tuple[Any, Any]:
+        names = {t.name for t in (await client.list_tools()).tools}
+        attempt = await client.call_tool(
+            "deposit", {"type": "decision", "title": "t", "content": "c"}
+        )
+        return names, attempt
+
+    names, attempt = run(index_path, body, "--read-only")
+    assert names == {"context", "query", "status"}
+    assert attempt.is_error and "deposit" in text_of(attempt)
+    assert not index_path.exists()
+
+
+def test_corrupt_index_is_a_tool_error_not_a_crash(index_path: Path) -> None:
+    index_path.parent.mkdir(parents=True)
+    index_path.write_text('{"version": "1", "entries": [', encoding="utf-8")
+
+    async def body(client: ClientSession) -> tuple[Any, Any]:
+        return (
+            await client.call_tool("query", {}),
+            await client.call_tool("deposit", {"type": "decision", "title": "t", "content": "c"}),
+        )
+
+    query, deposit = run(index_path, body)
+    for result in (query, deposit):
+        assert result.is_error and "corrupt memory index" in text_of(result)
+    assert index_path.read_text(encoding="utf-8") == '{"version": "1", "entries": ['
+
+
+STRESS = pytest.mark.skipif(
+    os.environ.get("RIVERBED_STRESS") != "1", reason="long run: set RIVERBED_STRESS=1"
+)
+
+
+@pytest.mark.parametrize(
+    ("servers", "per_client"),
+    [(2, 15), pytest.param(4, 60, marks=[pytest.mark.stress, STRESS])],
+)
+def test_servers_depositing_at_once_lose_nothing(
+    index_path: Path, servers: int, per_client: int
+) -> None:
+    async def client_run(name: str, ids: list[str]) -> None:
+        async with session(index_path, "--author", name) as client:
+            for n in range(per_client):
+                result = data_of(
+                    await client.call_tool(
+                        "deposit",
+                        {
+                            "type": "pattern",
+                            "title": f"{name} lesson {n}",
+                            "content": f"learned by {name}, number {n}",
+                        },
+                    )
+                )
+                ids.append(result["id"])
+
+    async def main() -> list[list[str]]:
+        collected: list[list[str]] = [[] for _ in range(servers)]
+        async with anyio.create_task_group() as group:
+            for k in range(servers):
+                group.start_soon(client_run, f"agent{k}", collected[k])
+        return collected
+
+    collected = anyio.run(main)
+    stored = load_memory(index_path)["entries"]
+    assert len(stored) == servers * per_client
+    assert {e["id"] for e in stored} == {i for ids in collected for i in ids}
+    assert {e["metadata"]["author"] for e in stored} == {f"agent{k}" for k in range(servers)}
+
+
+def test_without_the_sdk_the_error_says_how_to_install(tmp_path: Path) -> None:
+    # A real process in which `import mcp` is impossible (None in sys.modules blocks it).
+    code = (
+        "import sys; sys.modules['mcp'] = None\n"
+        "from riverbed.cli.main import main\nsys.exit(main(['mcp']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ},
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "pip install 'riverbed[mcp]'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_tool_schemas_use_the_model_s_names() -> None:
+    from typing import get_args
+
+    from riverbed.mcp import server, tools
+    from riverbed.model import ENTRY_TYPES, PHASES
+
+    assert get_args(server.EntryType) == ENTRY_TYPES
+    assert get_args(server.Phase) == PHASES
+    assert get_args(server.DepositType) == tools.DEPOSIT_TYPES
