@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import zipfile
 
@@ -125,14 +124,6 @@ def test_bad_input_is_a_clear_config_error(harness: ActionHarness) -> None:
     run = harness.run(inputs={"retention-days": "ninety"})
     _assert_failed_nothing_staged(run, "input retention-days", "'ninety'")
     assert run.returncode == 2
-
-
-@pytest.mark.parametrize("mode", ["review", "comment"])
-def test_mode_not_yet_available_is_a_clear_error(harness: ActionHarness, mode: str) -> None:
-    if importlib.util.find_spec(f"riverbed.action.mode_{mode}") is not None:
-        pytest.skip(f"mode {mode} exists now; its own tests cover it")
-    run = harness.run(inputs={"mode": mode})
-    _assert_failed_nothing_staged(run, f"mode {mode!r} is not available", "persist")
 
 
 def test_wrong_token_is_reported_without_leaking_it(harness: ActionHarness) -> None:
