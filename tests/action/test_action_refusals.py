@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import zipfile
 
-import pytest
 from action_support import ActionHarness, entry, index_bytes
 
 from riverbed.testing.fake_github import FakeGitHub
