@@ -140,8 +140,9 @@ def _review(state: DemoState, name: str, day: int) -> tuple[ActionRun, dict[str,
 
 
 def _inline_line(comment: dict[str, Any]) -> str:
-    first = comment["body"].strip().split("\n")[0]
-    return f"{comment['path']}:{comment['line']} {first}"
+    """Where an inline comment sits and its first two paragraphs, as posted."""
+    paragraphs = [p.strip() for p in comment["body"].split("\n\n") if p.strip()]
+    return f"{comment['path']}:{comment['line']}: " + " — ".join(paragraphs[:2])
 
 
 def action_review(state: DemoState) -> Step:
@@ -169,6 +170,15 @@ def action_review(state: DemoState) -> Step:
         block_title="the review body as posted to PR #4 (GitHub stand-in)",
         block=posted["review"]["body"],
     )
+
+
+def _marker_fingerprint(body: str) -> str:
+    from riverbed.markers import parse_finding_markers
+
+    markers = parse_finding_markers(body)
+    if not markers:
+        raise DemoStepError("the F401 comment carries no riverbed finding marker")
+    return markers[0].fingerprint
 
 
 def action_comment(state: DemoState) -> Step:
@@ -212,7 +222,11 @@ def action_comment(state: DemoState) -> Step:
         raise DemoStepError(f"expected 1 reply to the F401 comment, found {len(replies)}")
     reactions = gh.reactions.get(("review_comment", comment_id), [])
     staged = run.staged.read_text(encoding="utf-8") if run.staged.exists() else ""
-    created = [e for e in state_ids(staged) if e.startswith("suppression-") and "-e741-" not in e]
+    fingerprint = _marker_fingerprint(parent["body"])
+    created = [i for i in staged_statuses(staged) if i.startswith(f"suppression-{fingerprint}-")]
+    if not created:
+        raise DemoStepError(f"the staged memory has no suppression of {fingerprint}")
+    state.carry["comment_suppression"] = created[0]
     return Step(
         key="action-comment",
         act=2,
@@ -224,21 +238,22 @@ def action_comment(state: DemoState) -> Step:
             "reply": replies[0]["body"],
             "reactions": reactions,
             "uploaded": run.uploaded_artifact,
-            "suppressions": created,
+            "suppression": created[0],
         },
         block_title="the reply as posted in the review thread (GitHub stand-in)",
         block=replies[0]["body"],
     )
 
 
-def state_ids(staged_json: str) -> list[str]:
-    """Entry ids of a staged index document (empty text: none)."""
+def staged_statuses(staged_json: str) -> dict[str, str]:
+    """Entry id → status in a staged index document (empty text: none)."""
     if not staged_json:
-        return []
+        return {}
     from riverbed.jsonformat import loads
+    from riverbed.model import entry_status
 
     document = loads(staged_json)
-    return [str(e["id"]) for e in document["entries"]]
+    return {str(e["id"]): entry_status(e) for e in document["entries"]}
 
 
 def action_review_again(state: DemoState) -> Step:
@@ -273,6 +288,8 @@ def action_expire(state: DemoState) -> Step:
     )
     out = run.outputs
     warned = IMPORTED_ID in run.summary
+    statuses = staged_statuses(run.staged.read_text(encoding="utf-8"))
+    lapsed = state.carry.get("comment_suppression", "")
     return Step(
         key="action-expire",
         act=2,
@@ -283,7 +300,14 @@ def action_expire(state: DemoState) -> Step:
             f"{'warned about again and ' if warned else ''}kept.",
             f"{_uploaded(run)} (re-uploading also renews the artifact's retention).",
         ),
-        facts={"outputs": out, "uploaded": run.uploaded_artifact, "unparseableWarned": warned},
+        facts={
+            "outputs": out,
+            "uploaded": run.uploaded_artifact,
+            "unparseableWarned": warned,
+            "commentSuppression": lapsed,
+            "commentSuppressionStatus": statuses.get(lapsed),
+            "importedStatus": statuses.get(IMPORTED_ID),
+        },
     )
 
 

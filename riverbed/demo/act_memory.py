@@ -320,6 +320,9 @@ def status_view(state: DemoState) -> Step:
     index = load_memory(state.index_path, on_warning=lambda _m: None)
     data = status_data(index, state.timeline.day(42), path=str(state.index_path))
     salient = data["salient"]
+    tensions = data["tensions"]["items"]
+    command = f"riverbed --index {state.index_path} status"
+    where = command if state.kept else "riverbed status (run the demo with --keep to try it)"
     return Step(
         key="status",
         act=1,
@@ -332,7 +335,8 @@ def status_view(state: DemoState) -> Step:
             f"open tensions: {data['tensions']['count']}; "
             f"unparseable expiries: {data['unparseableExpiries']['count']}; "
             f"changed in the last 14 days: {data['recent']['count']}",
-            f"see it all: riverbed --index {state.index_path} status",
+            *(f"tension: {t['detail']}" for t in tensions[:1]),
+            f"the full view: {where}",
         ),
         facts={
             "entries": data["entries"],

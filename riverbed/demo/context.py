@@ -15,6 +15,8 @@ class DemoState:
 
     root: Path
     timeline: Timeline
+    #: True when the directory outlives the demo (--dir or --keep), so paths are worth showing.
+    kept: bool = False
     #: Values one step hands to a later one (suppression ids, artifact ids, …).
     carry: dict[str, Any] = field(default_factory=dict)
     #: Warnings the library reported while reading memory, in order.

@@ -7,7 +7,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 from riverbed.demo.context import DemoState
@@ -76,8 +76,8 @@ def run_demo(
     started = time.monotonic()
     root, throwaway = prepare_directory(directory)
     moment = now or utc_now()
-    start = moment.replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=0)
-    state = DemoState(root=root, timeline=Timeline(start))
+    start = moment.replace(hour=0, minute=0, second=0, microsecond=0)
+    state = DemoState(root=root, timeline=Timeline(start), kept=keep or not throwaway)
     try:
         steps, failure = run_steps(state, [(ACT_ONE, lambda _s: None), (ACT_TWO, stand_in)])
     finally:
