@@ -58,7 +58,7 @@ def seed_memory(state: DemoState) -> Step:
             now=t.day(-60),
             phase=PHASE,
             tags=["money"],
-            files=["src/shop/**"],
+            files=["src/shop/cart.py", "src/shop/checkout/**"],
         ),
         build_entry(
             type="pattern",
