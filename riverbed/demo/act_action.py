@@ -6,7 +6,6 @@ each run is added to it as the next run's artifact, as `actions/upload-artifact`
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from riverbed.demo.act_memory import IMPORTED_ID
@@ -28,7 +27,6 @@ from riverbed.testing.fake_github import FakeGitHub
 
 HEAD_SHA = "c4" * 20
 REPOSITORY = f"{OWNER}/{REPO}"
-_SITE = {"owner": OWNER, "repo": REPO, "repository_id": REPO_ID}
 
 
 class DemoStepError(RiverbedError):
@@ -92,7 +90,9 @@ def action_persist(state: DemoState) -> Step:
         "1-persist",
         mode="persist",
         event_name="push",
-        payload=push_event(api_url=_gh(state).api_url, **_SITE),
+        payload=push_event(
+            api_url=_gh(state).api_url, owner=OWNER, repo=REPO, repository_id=REPO_ID
+        ),
         workspace=state.repo,
         now=state.timeline.day(43),
     )
@@ -122,7 +122,14 @@ def _review(state: DemoState, name: str, day: int) -> tuple[ActionRun, dict[str,
         name,
         mode="review",
         event_name="pull_request",
-        payload=pull_request_event(demo_pull.number, HEAD_SHA, api_url=gh.api_url, **_SITE),
+        payload=pull_request_event(
+            demo_pull.number,
+            HEAD_SHA,
+            api_url=gh.api_url,
+            owner=OWNER,
+            repo=REPO,
+            repository_id=REPO_ID,
+        ),
         workspace=workspace,
         inputs={"findings": findings.name, "phase": "midstream"},
         now=state.timeline.day(day),
@@ -202,7 +209,9 @@ def action_comment(state: DemoState) -> Step:
         line=parent["line"],
         head_sha=HEAD_SHA,
         api_url=gh.api_url,
-        **_SITE,
+        owner=OWNER,
+        repo=REPO,
+        repository_id=REPO_ID,
     )
     run = _run(
         state,
@@ -282,7 +291,9 @@ def action_expire(state: DemoState) -> Step:
         "5-expire",
         mode="expire",
         event_name="schedule",
-        payload=schedule_event(api_url=_gh(state).api_url, **_SITE),
+        payload=schedule_event(
+            api_url=_gh(state).api_url, owner=OWNER, repo=REPO, repository_id=REPO_ID
+        ),
         workspace=state.root / "runs" / "5-expire" / "workspace",
         now=state.timeline.day(70),
     )

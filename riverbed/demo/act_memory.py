@@ -256,7 +256,8 @@ def pr_three(state: DemoState) -> Step:
         title=f"PR #3 “{demo_pull.title}”: {facts['findings']} finding, "
         f"{facts['suppressed']} suppressed",
         lines=(
-            "kept: " + "; ".join(_finding_line(f) for f in report.result.kept)
+            "kept: "
+            + "; ".join(_finding_line(f) for f in report.result.kept)
             + " — its suppression expired, so it is back.",
             f"memory for this change: {wontfix} won't-fix (the CSV report) for a reviewer's "
             "prompt; `riverbed context` prints it.",

@@ -58,7 +58,7 @@ def runner_environment(env: Mapping[str, str]) -> Iterator[io.StringIO]:
         os.environ.update(saved)
 
 
-def runner_env(  # noqa: PLR0913 - one argument per runner variable the action reads
+def runner_env(
     gh: FakeGitHub,
     *,
     repository: str,
@@ -112,7 +112,7 @@ def run_entrypoint(env: Mapping[str, str], *, now: datetime) -> tuple[int, dict[
     return code, dict(runner.outputs), log.getvalue()
 
 
-def run_mode(  # noqa: PLR0913 - a run is its event, its workspace, its inputs and its clock
+def run_mode(
     gh: FakeGitHub,
     *,
     mode: str,

@@ -48,7 +48,7 @@ def run_steps(
             with _as_context(setup, state):
                 for current in functions:
                     steps.append(current(state))
-        except Exception as exc:  # noqa: BLE001 - the runner names every failure, whatever it is
+        except Exception as exc:  # the runner names every failure, whatever it is
             key = current.__name__ if current is not None else "setup"
             title = _step_title(current) if current is not None else "starting the act"
             return steps, Failure(key, title, f"{type(exc).__name__}: {exc}")
@@ -83,5 +83,7 @@ def run_demo(
     finally:
         if throwaway and not keep:
             shutil.rmtree(root, ignore_errors=True)
-    shown = str(root) if (keep or not throwaway) else f"{root} (removed afterwards; --keep keeps it)"
+    shown = (
+        str(root) if (keep or not throwaway) else f"{root} (removed afterwards; --keep keeps it)"
+    )
     return Story(shown, tuple(steps), time.monotonic() - started, failure)

@@ -84,6 +84,7 @@ def test_shipped_sarif_reads_back_relative_to_the_workspace(
 
 
 _BESIDE = Path(sys.executable).parent / "ruff"
+SARIF_ARGS = ("--output-format", "sarif", "src")
 RUFF = shutil.which("ruff") or (str(_BESIDE) if _BESIDE.is_file() else None)
 
 
@@ -101,8 +102,7 @@ def test_shipped_sarif_is_what_ruff_reports_for_the_shipped_sources(
     tmp_path = tmp_path.resolve()
     checkout(demo_pull, tmp_path)
     fresh = subprocess.run(
-        [RUFF, "check", "--isolated", "--select", "E,F,B", "--exit-zero"]
-        + ["--output-format", "sarif", "src"],
+        [RUFF, "check", "--isolated", "--select", "E,F,B", "--exit-zero", *SARIF_ARGS],
         cwd=tmp_path,
         capture_output=True,
         text=True,
