@@ -269,16 +269,25 @@ def action_review_again(state: DemoState) -> Step:
     """review again (new push to PR #4): the suppressed finding is not raised again."""
     run, posted = _review(state, "4-review-again", 45)
     out = run.outputs
+    suppression = state.carry["comment_suppression"]
+    # The body escapes Markdown punctuation (`suppression\-…`); compare without the escapes.
+    listed = suppression in posted["review"]["body"].replace("\\", "")
     return Step(
         key="action-review-again",
         act=2,
         title=f"mode review again: kept {out.get('findings-kept')}, suppressed "
         f"{out.get('findings-suppressed')}; {len(posted['inline'])} new inline comments",
         lines=(
-            "the E711 comment is already on the PR, so it is not repeated; the body lists the "
-            "suppression in effect.",
+            "F401 is hidden by the comment's suppression"
+            + (f" ({suppression} is listed in the body)" if listed else "")
+            + "; the E711 comment is already on the PR, so it is not repeated.",
         ),
-        facts={"outputs": out, "inlineComments": len(posted["inline"])},
+        facts={
+            "outputs": out,
+            "inlineComments": len(posted["inline"]),
+            "suppressionListed": listed,
+            "body": posted["review"]["body"],
+        },
     )
 
 

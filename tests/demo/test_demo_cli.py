@@ -124,7 +124,7 @@ def test_the_action_persists_reviews_replies_and_expires(story: dict[str, Any]) 
         "1",
         "1",
     )
-    assert again["inlineComments"] == 0
+    assert again["inlineComments"] == 0 and again["suppressionListed"] is True
 
     expire = _facts(story, "action-expire")
     assert expire["outputs"]["restored-from"] == str(comment["uploaded"])
