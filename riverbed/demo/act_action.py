@@ -69,6 +69,8 @@ def _run(state: DemoState, name: str, **kwargs: Any) -> ActionRun:
         repository_id=REPO_ID,
         **kwargs,
     )
+    for annotation in run.warnings():
+        state.warn("the action: " + annotation.split("::", 2)[-1])
     if run.code != 0:
         errors = "; ".join(run.errors()) or run.log.strip().splitlines()[-1:]
         raise DemoStepError(f"the action's {run.mode} run exited {run.code}: {errors}")

@@ -40,6 +40,10 @@ class ActionRun:
         """The `::error::` lines of the log."""
         return [line for line in self.log.splitlines() if line.startswith("::error")]
 
+    def warnings(self) -> list[str]:
+        """The `::warning::` annotations of the log, as the runner would show them."""
+        return [line for line in self.log.splitlines() if line.startswith("::warning")]
+
 
 @contextlib.contextmanager
 def runner_environment(env: Mapping[str, str]) -> Iterator[io.StringIO]:
@@ -144,6 +148,7 @@ def run_mode(
         inputs={"mode": mode, **(inputs or {})},
     )
     code, outputs, log = run_entrypoint(env, now=now)
+    (run_dir / "log.txt").write_text(log, encoding="utf-8")
     summary_path = run_dir / "step-summary.md"
     staged = run_dir / "runner-temp" / "riverbed-artifact" / "index.json"
     artifact = None

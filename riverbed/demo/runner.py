@@ -86,4 +86,5 @@ def run_demo(
     shown = (
         str(root) if (keep or not throwaway) else f"{root} (removed afterwards; --keep keeps it)"
     )
-    return Story(shown, tuple(steps), time.monotonic() - started, failure)
+    warnings = tuple(dict.fromkeys(state.warnings))
+    return Story(shown, tuple(steps), time.monotonic() - started, failure, warnings)

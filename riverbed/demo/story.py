@@ -54,6 +54,8 @@ class Story:
     steps: tuple[Step, ...]
     seconds: float
     failure: Failure | None = None
+    #: Warnings the library and the action gave, each once, in order of first sight.
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -67,6 +69,7 @@ class Story:
             "directory": self.directory,
             "seconds": round(self.seconds, 2),
             "steps": [step.as_dict(n) for n, step in enumerate(self.steps, 1)],
+            "warnings": list(self.warnings),
             "failure": None
             if self.failure is None
             else {
@@ -107,6 +110,10 @@ def render_text(story: Story) -> str:
         if step.block is not None:
             out += ["    " + line for line in frame(step.block_title or "", step.block)]
     out.append("")
+    if story.warnings:
+        out.append(f"Warnings along the way ({len(story.warnings)}, each shown once):")
+        out += [f"  - {warning}" for warning in story.warnings]
+        out.append("")
     if story.failure is not None:
         out.append(
             f"FAILED at step {len(story.steps) + 1} ({story.failure.title}): "

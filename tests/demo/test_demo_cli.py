@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+IMPORTED = "decision-payments-v1"
+
 
 def _demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -81,6 +83,10 @@ def test_expiry_archives_the_lapsed_suppression_and_keeps_the_unparseable_one(
     assert expire["unparseableWarned"] is True
     assert expire["importedStatus"] == "active"
     assert any("when payments v2 ships" in w for w in expire["warnings"])
+    # Every read warned (library and action); the story shows each wording once.
+    library, action = story["warnings"]
+    assert IMPORTED in library and "unparseable expiry" in library
+    assert action.startswith("the action: ") and IMPORTED in action
     # With its suppression gone, the legacy finding is raised again.
     assert (pr3["kept"], pr3["suppressed"], pr3["keptRules"]) == (1, 0, ["E741"])
 
@@ -155,6 +161,7 @@ def test_human_output_tells_the_story(tmp_path: Path) -> None:
         "F401 is not raised again",
         " 5. Day 40, expire: archived 1, warned 1",
         "kept decision-payments-v1 active with a warning",
+        "Warnings along the way (2, each shown once):",
         "regressions caught",
         " 8. riverbed status:",
         "Act 2: the GitHub Action itself, against a local GitHub stand-in",
