@@ -111,3 +111,23 @@ def test_shipped_sarif_is_what_ruff_reports_for_the_shipped_sources(
     shipped = relocated_sarif(demo_pull, tmp_path).decode("utf-8")
     assert GENERATED_ROOT_URI not in shipped
     assert json.loads(fresh) == json.loads(shipped)
+
+
+def test_the_command_exits_1_naming_the_failed_step(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from riverbed.cli.main import main
+    from riverbed.demo import act_action
+
+    def broken(_state: DemoState) -> Step:
+        """persist against the stand-in"""
+        raise act_action.DemoStepError("the action's persist run exited 3: ::error::corrupt")
+
+    monkeypatch.setattr(act_action, "ACT_TWO", (broken,))
+    code = main(["demo", "--dir", str(tmp_path / "d")])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert " 8. riverbed status:" in out  # act 1 ran and is shown
+    assert "FAILED at step 9 (persist against the stand-in)" in out
+    assert "riverbed: error: demo step 9 (persist against the stand-in) failed" in err
+    assert "exited 3: ::error::corrupt" in err
