@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from riverbed.errors import (
     ArtifactError,
     CommandParseError,
@@ -18,32 +21,82 @@ from riverbed.errors import (
     StoreWriteError,
     UsageError,
 )
-from riverbed.expiry import effective_expiry, is_expired, parse_expires_at
-from riverbed.findings import Finding, read_findings
-from riverbed.fingerprint import compute_fingerprint
-from riverbed.lifecycle import ExpireReport
-from riverbed.merge import MergeResult, merge_indexes
-from riverbed.prompt_context import format_memory_for_prompt
-from riverbed.query import query_memory
-from riverbed.review_memory import (
-    ReviewMemory,
-    find_active_suppressions,
-    load_review_memory,
-    should_resurface,
-)
-from riverbed.store import (
-    AppendReport,
-    RiverbedWarning,
-    append_entries,
-    append_entry,
-    archive_entry,
-    expire_entries,
-    load_memory,
-    supersede,
-    validate_index,
-)
-from riverbed.suppression import SuppressionResult, apply_suppressions
-from riverbed.suppression_store import create_suppression, revoke_suppression
+
+if TYPE_CHECKING:
+    from riverbed.expiry import effective_expiry, is_expired, parse_expires_at
+    from riverbed.findings import Finding, read_findings
+    from riverbed.fingerprint import compute_fingerprint
+    from riverbed.lifecycle import ExpireReport
+    from riverbed.merge import MergeResult, merge_indexes
+    from riverbed.prompt_context import format_memory_for_prompt
+    from riverbed.query import query_memory
+    from riverbed.review_memory import (
+        ReviewMemory,
+        find_active_suppressions,
+        load_review_memory,
+        should_resurface,
+    )
+    from riverbed.store import (
+        AppendReport,
+        RiverbedWarning,
+        append_entries,
+        append_entry,
+        archive_entry,
+        expire_entries,
+        load_memory,
+        supersede,
+        validate_index,
+    )
+    from riverbed.suppression import SuppressionResult, apply_suppressions
+    from riverbed.suppression_store import create_suppression, revoke_suppression
+
+#: Public names, imported on first use so `riverbed --version` stays fast.
+_LAZY = {
+    "effective_expiry": "riverbed.expiry",
+    "is_expired": "riverbed.expiry",
+    "parse_expires_at": "riverbed.expiry",
+    "ExpireReport": "riverbed.lifecycle",
+    "MergeResult": "riverbed.merge",
+    "merge_indexes": "riverbed.merge",
+    "query_memory": "riverbed.query",
+    "AppendReport": "riverbed.store",
+    "RiverbedWarning": "riverbed.store",
+    "append_entries": "riverbed.store",
+    "append_entry": "riverbed.store",
+    "archive_entry": "riverbed.store",
+    "expire_entries": "riverbed.store",
+    "load_memory": "riverbed.store",
+    "supersede": "riverbed.store",
+    "validate_index": "riverbed.store",
+    "Finding": "riverbed.findings",
+    "read_findings": "riverbed.findings",
+    "compute_fingerprint": "riverbed.fingerprint",
+    "format_memory_for_prompt": "riverbed.prompt_context",
+    "ReviewMemory": "riverbed.review_memory",
+    "find_active_suppressions": "riverbed.review_memory",
+    "load_review_memory": "riverbed.review_memory",
+    "should_resurface": "riverbed.review_memory",
+    "SuppressionResult": "riverbed.suppression",
+    "apply_suppressions": "riverbed.suppression",
+    "create_suppression": "riverbed.suppression_store",
+    "revoke_suppression": "riverbed.suppression_store",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a lazily exported name on first access."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'riverbed' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Module attributes, lazy exports included."""
+    return sorted({*globals(), *_LAZY})
+
 
 __version__ = "0.1.0"
 

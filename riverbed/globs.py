@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
 
 
 def normalize_path(path: str) -> str:
@@ -55,6 +58,75 @@ def glob_match(pattern: str, path: str) -> bool:
     if pattern == path:
         return True
     return is_glob(pattern) and _compile(pattern).fullmatch(path) is not None
+
+
+def literal_prefix(pattern: str) -> str:
+    """The leading directories of a pattern that hold no wildcard (`src/a/` of `src/a/*/x.py`)."""
+    segments = pattern.split("/")[:-1]
+    literal = []
+    for segment in segments:
+        if is_glob(segment):
+            break
+        literal.append(segment)
+    return "".join(s + "/" for s in literal)
+
+
+def directory_prefixes(path: str) -> list[str]:
+    """`""`, `a/`, `a/b/` for `a/b/c.py`: every directory prefix of a path."""
+    out = [""]
+    position = path.find("/")
+    while position != -1:
+        out.append(path[: position + 1])
+        position = path.find("/", position + 1)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _pattern_info(pattern: str) -> tuple[str, str, Callable[[str], object] | None]:
+    """(normalized pattern, literal directory prefix, matcher or None for a plain path)."""
+    pattern = normalize_path(pattern)
+    if not is_glob(pattern):
+        return pattern, "", None
+    return pattern, literal_prefix(pattern), _compile(pattern).fullmatch
+
+
+class GlobIndex(Generic[T]):
+    """Patterns looked up by exact path and by literal directory prefix (no full scan)."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._exact: dict[str, list[tuple[int, str, T]]] = {}
+        self._by_prefix: dict[str, list[tuple[int, str, Callable[[str], object], T]]] = {}
+
+    def add(self, pattern: str, value: T) -> None:
+        """Index `value` under one pattern (a value may be added under several)."""
+        pattern, prefix, matcher = _pattern_info(pattern)
+        self._count += 1
+        if matcher is None:
+            self._exact.setdefault(pattern, []).append((self._count, pattern, value))
+            return
+        self._by_prefix.setdefault(prefix, []).append((self._count, pattern, matcher, value))
+
+    def matches(self, path: str) -> list[tuple[T, str]]:
+        """(value, pattern) for every pattern matching `path`, in the order they were added."""
+        if "\\" in path or path.startswith("./"):
+            path = normalize_path(path)
+        exact = self._exact.get(path)
+        hits = list(exact) if exact else []
+        by_prefix = self._by_prefix
+        start = 0
+        while True:
+            # Walk `""`, `a/`, `a/b/` … without building the list of prefixes.
+            bucket = by_prefix.get(path[:start])
+            if bucket:
+                hits.extend((n, p, v) for n, p, matcher, v in bucket if matcher(path) is not None)
+            slash = path.find("/", start)
+            if slash == -1:
+                break
+            start = slash + 1
+        if len(hits) > 1:
+            hits.sort(key=lambda hit: hit[0])
+        return [(value, pattern) for _, pattern, value in hits]
 
 
 def any_match(patterns: Iterable[str], paths: Iterable[str]) -> bool:

@@ -7,7 +7,6 @@ changes. Every list is capped and says how many it holds in all.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -15,26 +14,27 @@ from typing import Any, Final
 
 from riverbed.errors import InvalidExpiresAt
 from riverbed.expiry import effective_expiry, format_timestamp, parse_expires_at
-from riverbed.globs import glob_match
 from riverbed.model import (
     STATUSES,
     Entry,
     Index,
     context,
     entry_status,
-    entry_tags,
     entry_title,
     metadata,
-    related_files,
 )
 from riverbed.review_memory import load_review_memory, revoked_ids
+from riverbed.tensions import (
+    DECISION_TYPES,
+    find_tensions_bounded,
+    suppression_files,
+    suppression_key,
+)
 
 EXPIRING_WINDOW_DAYS: Final = 14
 RECENT_WINDOW_DAYS: Final = 14
 DEFAULT_LIMIT: Final = 10
 _NEVER: Final = datetime.min.replace(tzinfo=UTC)
-DECISION_TYPES: Final = ("decision", "adr")
-GUIDANCE_TYPES: Final = ("pattern", "decision", "adr")
 
 
 def _capped(items: list[dict[str, Any]], limit: int) -> dict[str, Any]:
@@ -87,17 +87,6 @@ def in_force_ids(index: Index, now: datetime) -> set[str]:
     }
 
 
-def suppression_key(entry: Entry) -> str:
-    """What a suppression silences: its fingerprint, else its rule, else only itself."""
-    ctx = context(entry)
-    if isinstance(ctx.get("fingerprint"), str):
-        return f"fingerprint {ctx['fingerprint']}"
-    match = ctx.get("match")
-    if isinstance(match, dict) and isinstance(match.get("ruleId"), str):
-        return f"rule {match['ruleId']}"
-    return f"entry {entry['id']}"
-
-
 def _source_prs(entries: Iterable[Entry]) -> list[int]:
     prs = {context(e).get("sourcePR") for e in entries}
     return sorted(p for p in prs if isinstance(p, int) and not isinstance(p, bool))
@@ -145,7 +134,7 @@ def _salient(index: Index, live: set[str], limit: int) -> dict[str, Any]:
                 silences=suppression_key(entry),
                 feedbackType=ctx.get("feedbackType"),
                 scope=ctx.get("scope"),
-                files=_files_of(entry),
+                files=suppression_files(entry),
                 expiresAt=effective_expiry(entry),
                 prs=len(prs),
                 sourcePRs=prs[:limit],
@@ -170,106 +159,6 @@ def _salient(index: Index, live: set[str], limit: int) -> dict[str, Any]:
             )
         )
     return {"suppressions": _capped(suppressions, limit), "decisions": _capped(decisions, limit)}
-
-
-def _overlap(left: list[str], right: list[str]) -> str | None:
-    """A shared path or glob of two file lists (equal, or one matching the other), if any."""
-    for a in left:
-        for b in right:
-            if a == b:
-                return a
-            if glob_match(a, b):
-                return f"{b} matches {a}"
-            if glob_match(b, a):
-                return f"{a} matches {b}"
-    return None
-
-
-def _files_of(suppression: Entry) -> list[str]:
-    files = related_files(suppression)
-    match = context(suppression).get("match")
-    if isinstance(match, dict) and isinstance(match.get("paths"), list):
-        files += [p for p in match["paths"] if isinstance(p, str)]
-    return list(dict.fromkeys(files))
-
-
-def _rule_of(suppression: Entry) -> str | None:
-    ctx = context(suppression)
-    match = ctx.get("match")
-    if isinstance(match, dict) and isinstance(match.get("ruleId"), str):
-        return str(match["ruleId"])
-    return ctx["ruleId"] if isinstance(ctx.get("ruleId"), str) else None
-
-
-def _mentions_rule(entry: Entry, rule: str) -> bool:
-    if rule.casefold() in (t.casefold() for t in entry_tags(entry)):
-        return True
-    word = re.compile(rf"(?<![\w-]){re.escape(rule)}(?![\w-])")
-    return any(
-        isinstance(entry.get(k), str) and word.search(entry[k]) for k in ("title", "content")
-    )
-
-
-def _tensions(index: Index, in_force: set[str], revoked: dict[str, str]) -> list[dict[str, Any]]:
-    entries = index["entries"]
-    live = [e for e in entries if e["id"] in in_force]
-    out: list[dict[str, Any]] = []
-    guidance = [e for e in live if e.get("type") in GUIDANCE_TYPES]
-    for suppression in (e for e in live if e.get("type") == "suppression"):
-        rule = _rule_of(suppression)
-        for other in guidance:
-            if rule and _mentions_rule(other, rule):
-                why = f"same rule {rule}"
-            elif shared := _overlap(_files_of(suppression), related_files(other)):
-                why = f"same files {shared}"
-            else:
-                continue
-            out.append(
-                {
-                    "kind": "suppression-vs-guidance",
-                    "ids": [suppression["id"], other["id"]],
-                    "detail": f"suppression {suppression['id']} silences findings where "
-                    f"{other.get('type')} {other['id']} gives guidance ({why}); "
-                    "are both still right?",
-                }
-            )
-    claims: dict[str, set[str]] = {}
-    for entry in entries:
-        if isinstance(entry.get("supersededBy"), str):
-            claims.setdefault(entry["id"], set()).add(entry["supersededBy"])
-        named = context(entry).get("supersedes")
-        for old in [named] if isinstance(named, str) else named if isinstance(named, list) else []:
-            if isinstance(old, str):
-                claims.setdefault(old, set()).add(str(entry["id"]))
-    live_decisions = {e["id"] for e in live if e.get("type") in DECISION_TYPES}
-    for old, successors in sorted(claims.items()):
-        rivals = sorted(successors & live_decisions)
-        if len(rivals) > 1:
-            out.append(
-                {
-                    "kind": "competing-supersessions",
-                    "ids": [old, *rivals],
-                    "detail": f"{len(rivals)} active decisions supersede {old}: "
-                    f"{', '.join(rivals)}; keep one, supersede or archive the others",
-                }
-            )
-    by_key: dict[str, list[Entry]] = {}
-    for entry in entries:
-        if entry.get("type") == "suppression":
-            by_key.setdefault(suppression_key(entry), []).append(entry)
-    for key, group in sorted(by_key.items()):
-        gone = [e for e in group if e["id"] in revoked]
-        back = [e for e in group if e["id"] in in_force]
-        if gone and back:
-            out.append(
-                {
-                    "kind": "revoked-then-resuppressed",
-                    "ids": [*(e["id"] for e in gone), *(e["id"] for e in back)],
-                    "detail": f"{key} was revoked ({', '.join(revoked[e['id']] for e in gone)}) "
-                    f"and is suppressed again by {', '.join(e['id'] for e in back)}",
-                }
-            )
-    return out
 
 
 def _change(entry: Entry) -> str:
@@ -313,6 +202,10 @@ def status_data(
         if (_last_touched(e) or _NEVER) >= since
     ]
     totals = Counter(entry_status(e) for e in entries)
+    found, truncated = find_tensions_bounded(entries, live, revoked)
+    tensions = _capped(found, limit)
+    if truncated:
+        tensions["note"] = truncated
     return {
         "path": path,
         "now": format_timestamp(now),
@@ -321,7 +214,7 @@ def status_data(
         "byType": {t: dict(c) for t, c in sorted(by_type.items())},
         "limit": limit,
         "salient": _salient(index, live, limit),
-        "tensions": _capped(_tensions(index, live, revoked), limit),
+        "tensions": tensions,
         "expiringWithinDays": EXPIRING_WINDOW_DAYS,
         "expiring": _capped([item for _, item in expiring], limit),
         "unparseableExpiries": _capped(unparseable, limit),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,6 +25,7 @@ from riverbed.model import is_active as status_is_active
 from riverbed.review_memory import revoked_ids
 
 PathLike = str | os.PathLike[str]
+_FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 #: How many generations of one suppression id are tried before giving up (revoke/re-suppress).
 _MAX_GENERATIONS = 100
 
@@ -52,6 +54,11 @@ def _validate(
 ) -> None:
     if (fingerprint is None) == (rule_id is None):
         raise UsageError("a suppression needs either a fingerprint or a rule id (--rule), not both")
+    if fingerprint is not None and not _FINGERPRINT.fullmatch(fingerprint):
+        raise UsageError(
+            f"{fingerprint!r} is not a v1 fingerprint (16 lower-case hex characters, "
+            "as `riverbed review` prints them)"
+        )
     if paths and rule_id is None:
         raise UsageError("path globs (--path) go with --rule, not with a fingerprint")
     if not reason.strip():

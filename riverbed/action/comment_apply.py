@@ -17,7 +17,7 @@ from riverbed.comments import (
 )
 from riverbed.comments.replies import Outcome
 from riverbed.entries import build_entry
-from riverbed.errors import RiverbedError
+from riverbed.errors import CommandParseError, RiverbedError
 from riverbed.markers import FindingMarker
 from riverbed.model import Entry, Index, context, entries_by_id, entry_status
 from riverbed.storage import read_index
@@ -72,7 +72,7 @@ def _suppress(
     fingerprint, rule = command.fingerprint, command.rule
     if command.from_parent:
         if found.parent is None:
-            raise RiverbedError(
+            raise CommandParseError(
                 found.parent_problem
                 or "suppress needs a fingerprint or --rule, or must be a reply to a riverbed "
                 "finding comment"
@@ -103,7 +103,8 @@ def _suppress(
         what += f" ({marker.rule_id} in {marker.path})" if marker.path else f" ({marker.rule_id})"
     if not outcome.written:
         return f"unchanged: {what} is already suppressed", outcome.entry["id"], False
-    return f"suppressed {what} ({command.feedback_type})", outcome.entry["id"], True
+    until = f", until {command.expires}" if command.expires else ""
+    return f"suppressed {what} ({command.feedback_type}{until})", outcome.entry["id"], True
 
 
 def _revoke(path: Path, command: RevokeCommand, provenance: Provenance, now: datetime) -> _Done:
@@ -140,7 +141,8 @@ def _note(
         taken_ids=taken,
     )
     append_entry(path, entry, now=now)
-    return f"added {command.kind}", entry["id"], True
+    until = f", until {command.expires}" if command.expires else ""
+    return f"added {command.kind}{until}", entry["id"], True
 
 
 def _supersede(path: Path, command: SupersedeCommand, now: datetime) -> _Done:
@@ -191,7 +193,7 @@ def apply_command(
             change, entry_id, changed = _archive(path, command, now)
             detail = command.reason
         else:
-            raise RiverbedError(f"{verb} does not change memory")
+            raise CommandParseError(f"{verb} does not change memory")
     except RiverbedError as exc:
         return Outcome(line, verb, False, str(exc))
     return Outcome(line, verb, True, change, entry_id, detail, changed=changed)

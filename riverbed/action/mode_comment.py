@@ -32,6 +32,7 @@ from riverbed.comments import (
     check_prefix,
     parse_comment,
 )
+from riverbed.comments.markdown import escape
 from riverbed.comments.replies import (
     Outcome,
     fits,
@@ -64,7 +65,7 @@ def _prefix(context: ActionContext) -> str:
 def _ignore(context: ActionContext, why: str, *, notice: bool = False) -> int:
     (context.runner.notice if notice else context.runner.info)(f"riverbed: {why}")
     context.runner.set_output("upload", False)
-    context.runner.append_summary(f"### riverbed comment\n\n{why}\n")
+    context.runner.append_summary(f"### riverbed comment\n\n{escape(why, 500)}\n")
     return 0
 
 
@@ -141,11 +142,15 @@ def _restore(context: ActionContext) -> tuple[Restored, TrustCheck]:
     return restored, check
 
 
-def _show(context: ActionContext, talk: _Talk) -> str:
-    restored, _ = _restore(context)
+def _show(context: ActionContext, talk: _Talk, after: Index | None) -> str:
+    """The `show` reply: memory after this comment's changes (`after`), else as restored."""
+    source = "this comment's changes"
+    if after is None:
+        restored, _ = _restore(context)
+        after, source = restored.index, restored.description
     files = conversation.changed_files(talk.client, talk.event.number)
     memory = load_review_memory(
-        restored.index, phase=context.config.phase, changed_files=files, now=context.now
+        after, phase=context.config.phase, changed_files=files, now=context.now
     )
     excluded = ", ".join(f"{n} {why}" for why, n in sorted(memory.excluded.items()) if n)
     notes = [f"Left out: {excluded}."] if excluded else []
@@ -154,14 +159,15 @@ def _show(context: ActionContext, talk: _Talk) -> str:
         memory.entries,
         phase=context.config.phase,
         changed_files=len(files),
-        restored_from=restored.description,
+        restored_from=source,
         notes=notes + list(memory.warnings),
     )
 
 
 def _apply_all(
     context: ActionContext, talk: _Talk, parsed: ParsedComment
-) -> tuple[list[Outcome], list[str]]:
+) -> tuple[list[Outcome], list[str], Index]:
+    """Restore, apply every changing command, merge anything newer, stage when it changed."""
     config, runner, event = context.config, context.runner, talk.event
     staged, work = config.staged_path, config.work_path
     for stale in (staged, work):
@@ -186,7 +192,7 @@ def _apply_all(
     notes: list[str] = []
     if not any(o.changed for o in outcomes):
         runner.set_output("upload", False)
-        return outcomes, ["Memory is unchanged, so nothing was uploaded."]
+        return outcomes, ["Memory is unchanged, so nothing was uploaded."], read_index(work)
     with runner.group("riverbed: look for a newer artifact before staging"):
         newer = newer_trusted(context, check, restored)
         if newer is not None:
@@ -194,11 +200,12 @@ def _apply_all(
             conflicts: tuple[str, ...] = update_index(work, lambda index: _merged(index, other))
             notes.append(f"Merged artifact {artifact.id}, uploaded while this ran.")
             notes += [f"Merge conflict: {c}" for c in conflicts]
-    _stage(staged, read_index(work))
+    final = read_index(work)
+    _stage(staged, final)
     runner.set_output("upload", True)
     runner.set_output("index-path", str(staged))
     runner.set_output("restored-from", restored.output)
-    return outcomes, notes
+    return outcomes, notes, final
 
 
 def _merged(index: Index, other: Index) -> tuple[Index, bool, tuple[str, ...]]:
@@ -208,7 +215,8 @@ def _merged(index: Index, other: Index) -> tuple[Index, bool, tuple[str, ...]]:
 
 def _summary(event: CommentEvent, outcomes: Sequence[Outcome], extra: str = "") -> str:
     rows = "\n".join(
-        f"- line {o.line} `{o.verb}`: {'ok' if o.ok else 'failed'}: {o.change}" for o in outcomes
+        f"- line {o.line} {o.verb}: {'ok' if o.ok else 'failed'}: {escape(o.change, 300)}"
+        for o in outcomes
     )
     return f"### riverbed comment {event.comment_id}\n\n{rows or extra}\n"
 
@@ -253,21 +261,23 @@ def run(context: ActionContext) -> int:
                 )
             )
             talk.react("confused")
-            runner.append_summary(_summary(event, [], f"Refused: {event.login} has {actual}."))
+            refused = f"Refused: {escape(event.login, 60)} has {escape(actual, 20)} permission."
+            runner.append_summary(_summary(event, [], refused))
             return 0
     replies: list[str] = []
-    if any(isinstance(c, HelpCommand) for c in commands):
-        replies.append(render_help(event.comment_id, prefix))
-    if any(isinstance(c, ShowCommand) for c in commands):
-        replies.append(_show(context, talk))
     outcomes: list[Outcome] = []
+    after: Index | None = None
     if changing:
-        outcomes, notes = _apply_all(context, talk, parsed)
+        outcomes, notes, after = _apply_all(context, talk, parsed)
         replies.append(
             render_results(
                 event.comment_id, event.login, outcomes, refused=parsed.refused, notes=notes
             )
         )
+    if any(isinstance(c, ShowCommand) for c in commands):
+        replies.append(_show(context, talk, after))
+    if any(isinstance(c, HelpCommand) for c in commands):
+        replies.append(render_help(event.comment_id, prefix))
     elif parsed.refused:
         replies.append(render_results(event.comment_id, event.login, [], refused=parsed.refused))
     talk.reply("\n\n---\n\n".join(_one_marker(replies)))

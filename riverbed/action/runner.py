@@ -113,3 +113,12 @@ class Runner:
             self.warning(f"could not write the job summary to {target}: {exc.strerror}")
             return False
         return True
+
+    def annotation(self, line: str) -> None:
+        """Print one pre-escaped `::warning file=…,line=…::…` line (built by riverbed.pr_review)."""
+        if "\n" in line or "\r" in line or not line.startswith(("::warning ", "::notice ")):
+            raise ValueError("an annotation is one `::warning …::` or `::notice …::` line")
+        import sys
+
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()

@@ -50,11 +50,14 @@ def comparison_text(comparison: SuiteComparison) -> str:
     from riverbed.evals.render import fmt, signed
 
     newest = comparison.newest
-    against = (
-        f"{comparison.against} run {comparison.baseline.label}"
-        if comparison.baseline
-        else comparison.against
-    )
+    if comparison.against == "best":
+        against = "the best earlier values"
+    elif comparison.baseline is None:
+        against = comparison.against
+    elif comparison.against == "previous":
+        against = f"previous run {comparison.baseline.label}"
+    else:
+        against = f"entry {comparison.against} (run {comparison.baseline.label})"
     lines = [
         f"suite {comparison.suite!r}: run {newest.label} ({newest.status}) against {against}, "
         f"tolerance {fmt(comparison.tolerance)}: "

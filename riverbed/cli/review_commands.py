@@ -12,8 +12,14 @@ from riverbed.cli.output import Context, add_common_options, emit_json, plural, 
 from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES
 
-_FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 _FINDINGS_FORMATS = ("auto", "sarif", "river", "rdjson")
+#: Control characters (ANSI escapes included) in finding text must not reach the terminal.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _safe(value: object) -> str:
+    """Untrusted text for one terminal line: control characters shown as `?`."""
+    return _CONTROL.sub("?", str(value))
 
 
 def _changed_files(args: argparse.Namespace, default_cwd: str) -> list[str] | None:
@@ -66,9 +72,9 @@ def _print_review(report: Any, source: str, fmt: str, out: str | None) -> None:
     for finding in result.kept:
         row: list[object] = [
             finding.severity,
-            finding.rule_id or "-",
-            finding.location,
-            finding.text,
+            _safe(finding.rule_id or "-"),
+            _safe(finding.location),
+            _safe(finding.text),
             finding.fingerprint,
         ]
         if labels is not None:
@@ -93,8 +99,10 @@ def _print_review(report: Any, source: str, fmt: str, out: str | None) -> None:
         for decision in suppressed.values():
             finding = decision.finding
             print(
-                f"  {decision.fingerprint}  {finding.rule_id} {finding.location}  "
-                f"by {decision.suppression_id} ({decision.reason})"
+                _safe(
+                    f"  {decision.fingerprint}  {finding.rule_id} {finding.location}  "
+                    f"by {decision.suppression_id} ({decision.reason})"
+                )
             )
     refused = [d for d in result.skipped if d.finding_index not in suppressed]
     if refused:
@@ -102,13 +110,15 @@ def _print_review(report: Any, source: str, fmt: str, out: str | None) -> None:
         for decision in refused:
             finding = decision.finding
             print(
-                f"  {decision.fingerprint}  {finding.rule_id} {finding.location}  "
-                f"{decision.suppression_id}: {decision.reason}"
+                _safe(
+                    f"  {decision.fingerprint}  {finding.rule_id} {finding.location}  "
+                    f"{decision.suppression_id}: {decision.reason}"
+                )
             )
     if report.resurfaced:
         print("resurfaced (related files changed in this change; still valid?):")
         for entry in report.resurfaced:
-            print(f"  {entry['id']}  {entry.get('title') or entry.get('content', '')}")
+            print(_safe(f"  {entry['id']}  {entry.get('title') or entry.get('content', '')}"))
     if labels is not None:
         counts = evidence_counts(labels)
         print(
@@ -199,11 +209,6 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.store_commands import default_author, parse_now
     from riverbed.suppression_store import write_suppression
 
-    if args.fingerprint is not None and not _FINGERPRINT.fullmatch(args.fingerprint):
-        raise UsageError(
-            f"{args.fingerprint!r} is not a fingerprint: use the 16 lower-case hex characters "
-            "`riverbed review` prints, or --rule RULE [--path GLOB]…"
-        )
     outcome = write_suppression(
         context.index_path,
         now=parse_now(args.now),
@@ -223,7 +228,13 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     if context.as_json:
         emit_json({"entry": entry, "appended": outcome.written})
     elif outcome.written:
-        print(f"added {entry['id']}: {entry['title']} ({entry['context']['feedbackType']})")
+        feedback = entry["context"]["feedbackType"]
+        print(f"added {entry['id']}: {entry['title']} ({feedback})")
+        if feedback != "accepted_risk":
+            context.warn(
+                f"a {feedback} suppression hides only info and minor findings; major and "
+                "critical ones need --type accepted_risk (the severity guard)"
+            )
     else:
         print(f"{entry['id']} is already in effect in {context.index_path}; nothing written")
     return 0

@@ -9,10 +9,10 @@ from riverbed.cli.output import Context, add_common_options, emit_json, plural, 
 from riverbed.model import STATUSES
 
 
-def _heading(title: str, block: dict[str, Any], unit: str = "") -> str:
+def _heading(title: str, block: dict[str, Any], note: str = "") -> str:
     count, shown = block["count"], block["shown"]
     more = f"; {shown} shown, {count - shown} left out by --limit" if shown < count else ""
-    return f"{title} ({count}{unit}{more}):"
+    return f"{title} ({count}{more}){note}:"
 
 
 def _prs(item: dict[str, Any]) -> str:
@@ -52,6 +52,8 @@ def render_status(data: dict[str, Any]) -> str:
     tensions = data["tensions"]
     lines += ["", _heading("Open tensions", tensions)]
     lines += [f"  ! [{t['kind']}] {t['detail']}" for t in tensions["items"]]
+    if tensions.get("note"):
+        lines.append(f"  note: {tensions['note']}")
     expiring = data["expiring"]
     lines += ["", _heading(f"Expiring within {data['expiringWithinDays']} days", expiring)]
     if expiring["items"]:
@@ -64,7 +66,7 @@ def render_status(data: dict[str, Any]) -> str:
     if bad["count"]:
         lines += [
             "",
-            _heading("Unparseable expiries, kept active (fix with an RFC 3339 date)", bad),
+            _heading("Unparseable expiries", bad, " — kept active; fix with RFC 3339 dates"),
         ]
         lines.append(table(["id", "expiresAt"], [[i["id"], i["expiresAt"]] for i in bad["items"]]))
     recent = data["recent"]

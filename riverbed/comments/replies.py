@@ -81,6 +81,8 @@ def render_results(
         f"**riverbed** — {counts} for {user(login)}.",
         table(["line", "command", "result", "entry", "detail"], rows),
     ]
+    if not outcomes:
+        parts = []
     if refused:
         parts.append(
             f"⚠️ {refused} more command line{'s' if refused != 1 else ''} refused: at most 10 "

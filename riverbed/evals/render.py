@@ -15,6 +15,7 @@ SPARKS: Final = "▁▂▃▄▅▆▇█"
 MAX_CHARTS: Final = 4
 MAX_LABEL: Final = 40
 _UNSAFE_MD = re.compile(r"[|`*_<>\[\]\\#]")
+_MERMAID_UNSAFE = re.compile(r"[^\w .,:;/@()+=%-]")
 _VERDICT_MARK: Final = {
     "regressed": "❌ regressed",
     "improved": "✅ improved",
@@ -63,8 +64,9 @@ def md_text(text: str, limit: int = MAX_LABEL) -> str:
 
 
 def _mermaid_text(text: str) -> str:
-    # Inside a quoted xychart string nothing can be escaped: drop quotes and line breaks.
-    flat = " ".join(text.replace('"', "'").split())
+    # A quoted xychart string has no escapes, and Mermaid renders labels as HTML: keep words,
+    # spaces and plain punctuation only, so no name can end the string, the fence or a tag.
+    flat = _MERMAID_UNSAFE.sub("_", " ".join(text.split()))
     return flat if len(flat) <= MAX_LABEL else flat[: MAX_LABEL - 1] + "…"
 
 
@@ -86,7 +88,8 @@ def _unique_labels(records: Sequence[EvalRecord]) -> list[str]:
 
 def mermaid_chart(suite: str, metric: str, points: Sequence[tuple[EvalRecord, float]]) -> str:
     """A fenced Mermaid `xychart-beta` line chart of one metric over runs (oldest left)."""
-    values = [v for _, v in points]
+    # The range is computed on the values as printed, so it cannot collapse after rounding.
+    values = [float(_plain(v)) for _, v in points]
     low = min(0.0, *values) if values else 0.0
     high = max(values) if values else 1.0
     if all(0 <= v <= 1 for v in values):

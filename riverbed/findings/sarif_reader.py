@@ -229,6 +229,12 @@ def parse_sarif(
                 skipped += 1
                 continue
             findings.append(_result(w, run, result, path))
+    outside = sum(1 for f in findings if f.file and (f.file.startswith("/") or f.file[1:3] == ":/"))
+    if outside and warn:
+        warn(
+            f"{source}: {outside} findings name absolute paths outside the workspace; "
+            "path globs and fingerprints see them as absolute (pass --workspace)"
+        )
     if skipped and warn:
         warn(
             f"{source}: skipped {skipped} SARIF results of kind pass/notApplicable "

@@ -1,8 +1,9 @@
 """Webhook payloads for `GITHUB_EVENT_PATH` in tests, shaped like GitHub's (a stand-in).
 
-Each builder returns the JSON object a workflow run would find in its event file. Only the
-fields riverbed and common actions read are filled in; the repository and users have the
-same shapes the stand-in's REST API serves.
+Each builder returns the JSON object a workflow run would find in its event file. The
+repository, users, pull request, issue and comments inside have exactly the shapes the
+stand-in's REST API serves (they validate against GitHub's REST schemas); the payload
+envelopes carry the keys GitHub documents for each event (`action`, `sender`, …).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from riverbed.testing.fake_objects import (
     JSON,
@@ -20,8 +20,15 @@ from riverbed.testing.fake_objects import (
     timestamp,
     user_json,
 )
+from riverbed.testing.fake_pull_objects import (
+    issue_comment_json,
+    issue_json,
+    pull_json,
+    review_comment_json,
+)
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+_DEFAULT_API = "https://api.github.com"
 
 
 def _site(owner: str, repo: str, repository_id: int, api_url: str) -> Site:
@@ -35,9 +42,14 @@ def _user(site: Site, login: str, user_type: str | None = None) -> JSON:
     return data
 
 
-def _repository(site: Site) -> JSON:
-    owner = _user(site, site.owner)
-    return repository_json(site, owner, site.repo, site.repository_id, fork=False, created=_EPOCH)
+def _repository(site: Site, repo_id: int | None = None) -> JSON:
+    if repo_id is None or repo_id == site.repository_id:
+        owner = _user(site, site.owner)
+        return repository_json(
+            site, owner, site.repo, site.repository_id, fork=False, created=_EPOCH
+        )
+    fork_owner = _user(site, f"fork-owner-{repo_id}")
+    return repository_json(site, fork_owner, site.repo, repo_id, fork=True, created=_EPOCH)
 
 
 def write_event(payload: JSON, path: str | Path) -> Path:
@@ -55,7 +67,7 @@ def push_event(
     owner: str = "octo",
     repo: str = "demo",
     repository_id: int = 1001,
-    api_url: str = "https://api.github.com",
+    api_url: str = _DEFAULT_API,
 ) -> JSON:
     """A `push` payload."""
     site = _site(owner, repo, repository_id, api_url)
@@ -67,6 +79,7 @@ def push_event(
         "created": False,
         "deleted": False,
         "forced": False,
+        "base_ref": None,
         "compare": f"{site.repo_web}/compare/{head[:12]}",
         "commits": [],
         "head_commit": {"id": head, "message": "A commit", "timestamp": timestamp(_EPOCH)},
@@ -82,54 +95,37 @@ def schedule_event(
     owner: str = "octo",
     repo: str = "demo",
     repository_id: int = 1001,
-    api_url: str = "https://api.github.com",
+    api_url: str = _DEFAULT_API,
 ) -> JSON:
     """A `schedule` payload (GitHub sends the cron line and the repository)."""
     site = _site(owner, repo, repository_id, api_url)
     return {"schedule": cron, "repository": _repository(site)}
 
 
-def _pull_request(
+def _pull(  # noqa: PLR0917 - private helper mirroring the builders' arguments
     site: Site,
     number: int,
     head_sha: str,
-    *,
     base_ref: str,
     head_ref: str,
     user: str,
-    head_repository_id: int | None,
+    head_id: int | None,
 ) -> JSON:
-    repository = _repository(site)
-    head_repo = repository
-    if head_repository_id is not None and head_repository_id != site.repository_id:
-        fork_owner = _user(site, f"fork-owner-{head_repository_id}")
-        head_repo = repository_json(
-            site, fork_owner, site.repo, head_repository_id, fork=True, created=_EPOCH
-        )
-    api = f"{site.repo_api}/pulls/{number}"
-    return {
-        "url": api,
-        "id": 9_000_000 + number,
+    record = {
         "number": number,
-        "state": "open",
+        "id": 9_000_000 + number,
+        "head_sha": head_sha,
+        "base_sha": fake_sha(f"base:{number}"),
+        "base_ref": base_ref,
+        "head_ref": head_ref,
+        "files": [],
         "title": f"Pull request #{number}",
-        "user": _user(site, user),
-        "html_url": f"{site.repo_web}/pull/{number}",
-        "head": {
-            "label": f"{head_repo['owner']['login']}:{head_ref}",
-            "ref": head_ref,
-            "sha": head_sha,
-            "repo": head_repo,
-            "user": head_repo["owner"],
-        },
-        "base": {
-            "label": f"{site.owner}:{base_ref}",
-            "ref": base_ref,
-            "sha": fake_sha(f"base:{number}"),
-            "repo": repository,
-            "user": repository["owner"],
-        },
+        "body": None,
+        "created_at": _EPOCH,
     }
+    counts = {"comments": 0, "review_comments": 0}
+    head_repo = _repository(site, head_id)
+    return pull_json(site, record, _user(site, user), _repository(site), counts, head_repo)
 
 
 def pull_request_event(
@@ -144,19 +140,11 @@ def pull_request_event(
     owner: str = "octo",
     repo: str = "demo",
     repository_id: int = 1001,
-    api_url: str = "https://api.github.com",
+    api_url: str = _DEFAULT_API,
 ) -> JSON:
     """A `pull_request` payload; a `head_repository_id` other than the repo's is a fork."""
     site = _site(owner, repo, repository_id, api_url)
-    pull = _pull_request(
-        site,
-        number,
-        head_sha,
-        base_ref=base_ref,
-        head_ref=head_ref,
-        user=user,
-        head_repository_id=head_repository_id,
-    )
+    pull = _pull(site, number, head_sha, base_ref, head_ref, user, head_repository_id)
     return {
         "action": action,
         "number": number,
@@ -179,45 +167,31 @@ def issue_comment_event(  # noqa: PLR0917 - positional order is the agreed inter
     owner: str = "octo",
     repo: str = "demo",
     repository_id: int = 1001,
-    api_url: str = "https://api.github.com",
+    api_url: str = _DEFAULT_API,
 ) -> JSON:
     """An `issue_comment` payload; on a pull request the issue carries `pull_request`."""
     site = _site(owner, repo, repository_id, api_url)
     commenter = _user(site, user, user_type)
-    issue_api = f"{site.repo_api}/issues/{issue_number}"
-    kind = "pull" if is_pull else "issues"
-    issue: JSON = {
-        "url": issue_api,
-        "id": 8_000_000 + issue_number,
+    issue_record = {
         "number": issue_number,
+        "id": 8_000_000 + issue_number,
         "title": f"#{issue_number}",
-        "state": "open",
-        "user": _user(site, "alice"),
-        "html_url": f"{site.repo_web}/{kind}/{issue_number}",
-        "comments_url": f"{issue_api}/comments",
+        "body": None,
+        "is_pull": is_pull,
+        "created_at": _EPOCH,
     }
-    if is_pull:
-        web = f"{site.repo_web}/pull/{issue_number}"
-        issue["pull_request"] = {
-            "url": f"{site.repo_api}/pulls/{issue_number}",
-            "html_url": web,
-            "diff_url": f"{web}.diff",
-            "patch_url": f"{web}.patch",
-            "merged_at": None,
-        }
-    stamp = timestamp(_EPOCH)
-    comment: JSON = {
+    issue = issue_json(site, issue_record, _user(site, "alice"), 1)
+    comment_record = {
         "id": comment_id,
-        "node_id": f"IC_{comment_id:08d}",
-        "url": f"{site.repo_api}/issues/comments/{comment_id}",
-        "html_url": f"{site.repo_web}/{kind}/{issue_number}#issuecomment-{comment_id}",
-        "issue_url": issue_api,
+        "issue": issue_number,
         "body": body,
-        "user": commenter,
-        "created_at": stamp,
-        "updated_at": stamp,
+        "created_at": _EPOCH,
+        "updated_at": _EPOCH,
         "author_association": author_association,
     }
+    comment = issue_comment_json(site, comment_record, commenter, [])
+    if is_pull:
+        comment["html_url"] = f"{site.repo_web}/pull/{issue_number}#issuecomment-{comment_id}"
     return {
         "action": action,
         "issue": issue,
@@ -236,6 +210,8 @@ def review_comment_event(
     *,
     path: str = "src/app.py",
     line: int | None = 1,
+    side: str = "RIGHT",
+    diff_hunk: str = "@@ -1 +1 @@\n+line",
     head_sha: str | None = None,
     user_type: str = "User",
     action: str = "created",
@@ -243,42 +219,32 @@ def review_comment_event(
     owner: str = "octo",
     repo: str = "demo",
     repository_id: int = 1001,
-    api_url: str = "https://api.github.com",
+    api_url: str = _DEFAULT_API,
 ) -> JSON:
     """A `pull_request_review_comment` payload (a reply names `in_reply_to_id`)."""
     site = _site(owner, repo, repository_id, api_url)
     commenter = _user(site, user, user_type)
     head = head_sha or fake_sha(f"pull:{pull_number}")
-    pull = _pull_request(
-        site,
-        pull_number,
-        head,
-        base_ref="main",
-        head_ref="feature",
-        user="alice",
-        head_repository_id=None,
-    )
-    stamp = timestamp(_EPOCH)
-    comment: dict[str, Any] = {
+    pull = _pull(site, pull_number, head, "main", "feature", "alice", None)
+    record = {
         "id": comment_id,
-        "node_id": f"PRRC_{comment_id:08d}",
-        "url": f"{site.repo_api}/pulls/comments/{comment_id}",
-        "html_url": f"{site.repo_web}/pull/{pull_number}#discussion_r{comment_id}",
-        "pull_request_url": pull["url"],
-        "pull_request_review_id": comment_id + 1,
+        "pull": pull_number,
+        "review_id": comment_id + 1,
+        "diff_hunk": diff_hunk,
         "path": path,
-        "line": line,
-        "side": "RIGHT",
         "commit_id": head,
-        "original_commit_id": head,
         "body": body,
-        "user": commenter,
-        "created_at": stamp,
-        "updated_at": stamp,
+        "created_at": _EPOCH,
+        "updated_at": _EPOCH,
         "author_association": author_association,
+        "line": line,
+        "side": side,
+        "start_line": None,
+        "start_side": None,
+        "position": None,
+        "in_reply_to": in_reply_to_id,
     }
-    if in_reply_to_id is not None:
-        comment["in_reply_to_id"] = in_reply_to_id
+    comment = review_comment_json(site, record, commenter, [])
     return {
         "action": action,
         "comment": comment,

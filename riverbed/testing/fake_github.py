@@ -17,6 +17,7 @@ import secrets
 import threading
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable
 from datetime import UTC, datetime
 from types import TracebackType
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
 
 WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 READ_ONLY_MESSAGE = "Resource not accessible by integration"
+SECONDARY_LIMIT_MESSAGE = (
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+)
 STORAGE_PREFIX = "/artifact-blobs/"
 RequestHook = Callable[[str, str], None]
 
@@ -48,6 +52,8 @@ class FakeGitHub(PullState):
     Use as a context manager; `api_url` goes into `GITHUB_API_URL`, `token` into the
     action's `github-token`. Set up state with `add_*`, inspect it through `artifacts`,
     `reviews`, `review_comments`, `issue_comments`, `reactions` and `requests`.
+    `read_only = True` refuses writes like a fork's token; `content_rate_limit = n` answers
+    POSTs beyond n a minute with GitHub's secondary-rate-limit 403 (off by default).
     With `openapi=` every API exchange is checked as it happens and the problems are kept
     in `schema_problems`; handler crashes answer 500 and are kept in `server_errors`.
     """
@@ -66,13 +72,14 @@ class FakeGitHub(PullState):
     ) -> None:
         self.token = token or "ghs_" + secrets.token_hex(18)
         self.read_only = False
+        self.content_rate_limit: int | None = None
+        self._content_times: deque[float] = deque()
         self.requests: list[RecordedRequest] = []
         self.server_errors: list[str] = []
         self.schema_problems: list[str] = []
         self._openapi = openapi
         self._faults = FaultBook()
         self._hooks: list[RequestHook] = []
-        self._truncations = 0
         self._signing_key = secrets.token_bytes(16)
         self._log_lock = threading.Lock()
         app: App = self._serve
@@ -94,9 +101,11 @@ class FakeGitHub(PullState):
         return self
 
     def stop(self) -> None:
-        """Stop both hosts and release their ports."""
+        """Stop both hosts and release their ports (both at once: each waits a poll)."""
+        storage = threading.Thread(target=self._storage.stop)
+        storage.start()
         self._api.stop()
-        self._storage.stop()
+        storage.join()
 
     def __enter__(self) -> Self:
         return self.start()
@@ -206,7 +215,24 @@ class FakeGitHub(PullState):
             return denied
         if self.read_only and method in WRITE_METHODS:
             return json_response(403, basic_error(READ_ONLY_MESSAGE, 403))
+        if method == "POST" and self._over_content_limit():
+            limited = json_response(403, basic_error(SECONDARY_LIMIT_MESSAGE, 403))
+            limited.headers["Retry-After"] = "60"
+            return limited
         return self._route(method, path, query, body)
+
+    def _over_content_limit(self) -> bool:
+        """Whether this POST exceeds `content_rate_limit` POSTs in the last 60 seconds."""
+        if self.content_rate_limit is None:
+            return False
+        now = time.monotonic()
+        with self._log_lock:
+            while self._content_times and now - self._content_times[0] >= 60:
+                self._content_times.popleft()
+            if len(self._content_times) >= self.content_rate_limit:
+                return True
+            self._content_times.append(now)
+            return False
 
     def _auth_error(self, headers: dict[str, str]) -> Response | None:
         value = headers.get("authorization")

@@ -5,8 +5,15 @@ from __future__ import annotations
 from riverbed.testing.fake_objects import JSON, Site, fake_sha, node_id, timestamp
 
 
-def pull_json(site: Site, pull: JSON, user: JSON, repository: JSON, counts: JSON) -> JSON:
-    """A `pull-request` from the stand-in's stored pull."""
+def pull_json(  # noqa: PLR0917 - one value per part of the object
+    site: Site,
+    pull: JSON,
+    user: JSON,
+    repository: JSON,
+    counts: JSON,
+    head_repository: JSON | None = None,
+) -> JSON:
+    """A `pull-request` from the stand-in's stored pull (a fork when the head repo differs)."""
     number = pull["number"]
     api = f"{site.repo_api}/pulls/{number}"
     issue_api = f"{site.repo_api}/issues/{number}"
@@ -14,13 +21,13 @@ def pull_json(site: Site, pull: JSON, user: JSON, repository: JSON, counts: JSON
     stamp = timestamp(pull["created_at"])
     files = pull["files"]
 
-    def ref(name: str, sha: str) -> JSON:
+    def ref(name: str, sha: str, repo: JSON) -> JSON:
         return {
-            "label": f"{site.owner}:{name}",
+            "label": f"{repo['owner']['login']}:{name}",
             "ref": name,
             "sha": sha,
-            "user": repository["owner"],
-            "repo": repository,
+            "user": repo["owner"],
+            "repo": repo,
         }
 
     def link(href: str) -> JSON:
@@ -57,8 +64,8 @@ def pull_json(site: Site, pull: JSON, user: JSON, repository: JSON, counts: JSON
         "assignees": [],
         "requested_reviewers": [],
         "requested_teams": [],
-        "head": ref(pull["head_ref"], pull["head_sha"]),
-        "base": ref(pull["base_ref"], pull["base_sha"]),
+        "head": ref(pull["head_ref"], pull["head_sha"], head_repository or repository),
+        "base": ref(pull["base_ref"], pull["base_sha"], repository),
         "_links": {
             "self": link(api),
             "html": link(web),

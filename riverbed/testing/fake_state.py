@@ -158,9 +158,12 @@ class FakeState:
             if run_id not in self.runs:
                 raise KeyError(f"add_artifact: no run {run_id}; create it with add_run() first")
             created = self.next_created(created_at)
+            now = self.clock().astimezone(UTC).replace(microsecond=0)
             expires = created + ARTIFACT_RETENTION
-            if expired and expires > self.clock():
-                expires = self.clock().astimezone(UTC).replace(microsecond=0)
+            if expired:
+                expires = min(expires, now)
+            elif expires <= now:  # an artifact not yet expired expires in the future
+                expires = now + timedelta(days=1)
             art_id = self.new_id()
             if digest == "auto":
                 digest = "sha256:" + hashlib.sha256(zip_bytes).hexdigest()

@@ -91,6 +91,11 @@ class OpenAPISubset:
                 break
         return problems
 
+    def validate_component(self, name: str, value: Any) -> list[str]:
+        """Problems with `value` as an instance of `components/schemas/<name>`."""
+        schema = {"$ref": f"#/components/schemas/{name}"}
+        return self._check("response", schema, value, name)
+
     def validate_response(self, method: str, path: str, status: int, body: Any) -> list[str]:
         """Problems with a response body (parsed JSON, or None when empty); [] when valid.
 

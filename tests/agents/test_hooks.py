@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -197,3 +198,45 @@ def test_merge_keeps_unrelated_settings_and_is_idempotent(other: dict[str, Any])
     twice = merge_claude_settings(once.document)
     assert twice.document == once.document and twice.changes == ()
     assert other == snapshot  # the input is not mutated
+
+
+def test_the_written_hook_runs_and_prints_the_memory(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    from riverbed.store import append_entry
+
+    append_entry(
+        project / ".river" / "memory" / "index.json",
+        {
+            "id": "wontfix-legacy-logging",
+            "type": "wontfix",
+            "title": "Legacy logging stays",
+            "content": "Accepted until the v3 rewrite.",
+            "metadata": {"createdAt": "2026-01-01T00:00:00.000Z", "author": "ana"},
+        },
+    )
+    hooks_cli(project, "--write")
+    settings = json.loads((project / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    command = our_hooks(settings)[0]["command"]
+    # A `riverbed` on PATH, as an installed package provides; this one runs the code under test.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "riverbed"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m riverbed "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "CLAUDE_PROJECT_DIR": str(project),
+    }
+    done = subprocess.run(
+        ["/bin/sh", "-c", command],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+    )  # not the project dir
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("## Review memory (riverbed)")
+    assert "wontfix-legacy-logging" in done.stdout

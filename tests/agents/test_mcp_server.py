@@ -153,25 +153,27 @@ def test_deposit_author(
     assert load_memory(index_path)["entries"][0]["metadata"]["author"] == author
 
 
-@pytest.mark.parametrize(
-    ("arguments", "expected"),
-    [
-        ({"type": "decision", "title": "t", "content": f"token {TOKEN}"}, "looks like"),
-        ({"type": "decision", "title": "t", "content": "c", "expires": "2026-02-29"}, "2026-02-29"),
-        ({"type": "decision", "title": "t", "content": "c", "expires": "next week"}, "RFC 3339"),
-        ({"type": "suppression", "title": "t", "content": "c"}, "type"),
-        ({"type": "decision", "title": "", "content": "c"}, "title"),
-        ({"type": "decision", "content": "c"}, "title"),
-    ],
-)
-def test_deposit_refusals_are_readable_tool_errors(
-    index_path: Path, arguments: dict[str, Any], expected: str
-) -> None:
-    result = run(index_path, lambda c: c.call_tool("deposit", arguments))
-    assert result.is_error
-    message = text_of(result)
-    assert expected in message
-    assert "Traceback" not in message and 'File "' not in message
+REFUSALS: list[tuple[dict[str, Any], str]] = [
+    ({"type": "decision", "title": "t", "content": f"token {TOKEN}"}, "looks like a GitHub"),
+    ({"type": "decision", "title": "t", "content": "c", "expires": "2026-02-29"}, "2026-02-29"),
+    ({"type": "decision", "title": "t", "content": "c", "expires": "next week"}, "RFC 3339"),
+    ({"type": "suppression", "title": "t", "content": "c"}, "type"),
+    ({"type": "decision", "title": " ", "content": "c"}, "title"),
+    ({"type": "decision", "content": "c"}, "title"),
+    ({"type": "decision", "title": "t", "content": "c", "phase": "sideways"}, "phase"),
+]
+
+
+def test_deposit_refusals_are_readable_tool_errors(index_path: Path) -> None:
+    async def body(client: ClientSession) -> list[Any]:
+        return [await client.call_tool("deposit", arguments) for arguments, _ in REFUSALS]
+
+    results = run(index_path, body)
+    for (arguments, expected), result in zip(REFUSALS, results, strict=True):
+        message = text_of(result)
+        assert result.is_error, arguments
+        assert expected in message, (arguments, message)
+        assert "Traceback" not in message and 'File "' not in message
     assert not index_path.exists()  # nothing written
 
 
@@ -285,9 +287,18 @@ def test_corrupt_index_is_a_tool_error_not_a_crash(index_path: Path) -> None:
     assert index_path.read_text(encoding="utf-8") == '{"version": "1", "entries": ['
 
 
-def test_two_servers_depositing_at_once_lose_nothing(index_path: Path) -> None:
-    per_client = 15
+STRESS = pytest.mark.skipif(
+    os.environ.get("RIVERBED_STRESS") != "1", reason="long run: set RIVERBED_STRESS=1"
+)
 
+
+@pytest.mark.parametrize(
+    ("servers", "per_client"),
+    [(2, 15), pytest.param(4, 60, marks=[pytest.mark.stress, STRESS])],
+)
+def test_servers_depositing_at_once_lose_nothing(
+    index_path: Path, servers: int, per_client: int
+) -> None:
     async def client_run(name: str, ids: list[str]) -> None:
         async with session(index_path, "--author", name) as client:
             for n in range(per_client):
@@ -303,19 +314,18 @@ def test_two_servers_depositing_at_once_lose_nothing(index_path: Path) -> None:
                 )
                 ids.append(result["id"])
 
-    async def main() -> tuple[list[str], list[str]]:
-        first: list[str] = []
-        second: list[str] = []
+    async def main() -> list[list[str]]:
+        collected: list[list[str]] = [[] for _ in range(servers)]
         async with anyio.create_task_group() as group:
-            group.start_soon(client_run, "alice", first)
-            group.start_soon(client_run, "bob", second)
-        return first, second
+            for k in range(servers):
+                group.start_soon(client_run, f"agent{k}", collected[k])
+        return collected
 
-    first, second = anyio.run(main)
+    collected = anyio.run(main)
     stored = load_memory(index_path)["entries"]
-    assert len(stored) == 2 * per_client
-    assert {e["id"] for e in stored} == set(first) | set(second)
-    assert {e["metadata"]["author"] for e in stored} == {"alice", "bob"}
+    assert len(stored) == servers * per_client
+    assert {e["id"] for e in stored} == {i for ids in collected for i in ids}
+    assert {e["metadata"]["author"] for e in stored} == {f"agent{k}" for k in range(servers)}
 
 
 def test_without_the_sdk_the_error_says_how_to_install(tmp_path: Path) -> None:
@@ -335,3 +345,14 @@ def test_without_the_sdk_the_error_says_how_to_install(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "pip install 'riverbed[mcp]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_tool_schemas_use_the_model_s_names() -> None:
+    from typing import get_args
+
+    from riverbed.mcp import server, tools
+    from riverbed.model import ENTRY_TYPES, PHASES
+
+    assert get_args(server.EntryType) == ENTRY_TYPES
+    assert get_args(server.Phase) == PHASES
+    assert get_args(server.DepositType) == tools.DEPOSIT_TYPES

@@ -219,7 +219,7 @@ def test_cli_json_is_the_core_data_and_text_tells_the_story(index_path: Path) ->
         "Open tensions (4; 2 shown, 2 left out by --limit)",
         "Expiring within 14 days (2)",
         "(overdue)",
-        "Unparseable expiries, kept active",
+        "Unparseable expiries (1) — kept active; fix with RFC 3339 dates:",
         "Changes in the last 14 days (6; 2 shown, 4 left out by --limit)",
     ):
         assert needle in text, needle

@@ -17,6 +17,7 @@ from riverbed.action.runner import Runner
 from riverbed.github.client import GitHubSettings
 from riverbed.testing.events import issue_comment_event, review_comment_event, write_event
 from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.openapi import OpenAPISubset
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 FP = "0123456789abcdef"
@@ -48,26 +49,44 @@ class Harness:
         """Upload an index as a trusted artifact (as a persist run would have)."""
         run_id = self.gh.add_run(event=event, head_repository_id=1001, head_branch="main")
         body = json.dumps({"version": "1", "entries": entries}, indent=2) + "\n"
-        return self.gh.add_artifact(name="riverbed-memory", run_id=run_id,
-                                    files={"index.json": body.encode()})
+        return self.gh.add_artifact(
+            name="riverbed-memory", run_id=run_id, files={"index.json": body.encode()}
+        )
 
     def upload(self, result: Result, event: str = "issue_comment") -> None:
         """Do what the composite's upload step does after a run that says upload=true."""
         assert result.outputs.get("upload") == "true" and result.staged is not None
         self.seed(result.staged["entries"], event=event)
 
-    def pr_comment(self, body: str, user: str = "maintainer", *, user_type: str = "User",
-                   issue: int = 7, action: str = "created") -> tuple[str, dict[str, Any]]:
+    def pr_comment(
+        self,
+        body: str,
+        user: str = "maintainer",
+        *,
+        user_type: str = "User",
+        issue: int = 7,
+        action: str = "created",
+    ) -> tuple[str, dict[str, Any]]:
         comment_id = self.gh.add_issue_comment(issue=issue, body=body, user=user)
-        payload = issue_comment_event(issue, comment_id, body, user, is_pull=issue == 7,
-                                      user_type=user_type, action=action,
-                                      api_url=self.gh.api_url)
+        payload = issue_comment_event(
+            issue,
+            comment_id,
+            body,
+            user,
+            is_pull=issue == 7,
+            user_type=user_type,
+            action=action,
+            api_url=self.gh.api_url,
+        )
         return "issue_comment", payload
 
-    def review_reply(self, body: str, parent: int, user: str = "maintainer") -> tuple[str, dict[str, Any]]:
+    def review_reply(
+        self, body: str, parent: int, user: str = "maintainer"
+    ) -> tuple[str, dict[str, Any]]:
         comment_id = self.gh.add_review_comment(pull=7, body=body, user=user, in_reply_to=parent)
-        payload = review_comment_event(7, comment_id, body, user, in_reply_to_id=parent,
-                                       api_url=self.gh.api_url)
+        payload = review_comment_event(
+            7, comment_id, body, user, in_reply_to_id=parent, api_url=self.gh.api_url
+        )
         return "pull_request_review_comment", payload
 
     def run(self, event: tuple[str, dict[str, Any]], **inputs: str) -> Result:
@@ -113,10 +132,16 @@ class Harness:
 
     def replies(self) -> list[str]:
         """Bodies of the bot's comments on PR #7 (conversation and review threads)."""
-        bodies = [c["body"] for c in self.gh.issue_comments.get(7, [])
-                  if c["user"]["login"] == "github-actions[bot]"]
-        bodies += [c["body"] for c in self.gh.review_comments.get(7, [])
-                   if c["user"]["login"] == "github-actions[bot]" and "riverbed:reply" in c["body"]]
+        bodies = [
+            c["body"]
+            for c in self.gh.issue_comments.get(7, [])
+            if c["user"]["login"] == "github-actions[bot]"
+        ]
+        bodies += [
+            c["body"]
+            for c in self.gh.review_comments.get(7, [])
+            if c["user"]["login"] == "github-actions[bot]" and "riverbed:reply" in c["body"]
+        ]
         return bodies
 
     def reactions(self, kind: str, comment_id: int) -> list[str]:
@@ -125,14 +150,28 @@ class Harness:
 
 @pytest.fixture
 def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
-    with FakeGitHub(owner="octo", repo="demo", repository_id=1001) as gh:
-        gh.add_pull(number=7, head_sha="a" * 40, files=[
-            {"filename": "src/app.py", "status": "modified", "patch": PATCH,
-             "additions": 1, "deletions": 0},
-        ])
+    openapi = OpenAPISubset.from_file(
+        Path(__file__).resolve().parents[1] / "fixtures/github-openapi-subset.json"
+    )
+    with FakeGitHub(owner="octo", repo="demo", repository_id=1001, openapi=openapi) as gh:
+        gh.add_pull(
+            number=7,
+            head_sha="a" * 40,
+            files=[
+                {
+                    "filename": "src/app.py",
+                    "status": "modified",
+                    "patch": PATCH,
+                    "additions": 1,
+                    "deletions": 0,
+                },
+            ],
+        )
         gh.add_issue(number=9)
         gh.set_permission("maintainer", "write")
         gh.set_permission("owner", "admin")
         gh.set_permission("reader", "read")
         gh.set_permission("triager", "triage")
         yield Harness(gh, tmp_path, monkeypatch)
+    assert gh.server_errors == []
+    assert gh.schema_problems == []  # every exchange was as GitHub documents it

@@ -15,8 +15,14 @@ FP = "0123456789abcdef"
 
 def entry(entry_id: str, **fields: Any) -> dict[str, Any]:
     meta = {"createdAt": "2026-01-01T00:00:00.000Z", "author": "tester", **fields.pop("meta", {})}
-    return {"id": entry_id, "type": fields.pop("type", "pattern"), "title": f"T {entry_id}",
-            "content": f"C {entry_id}", "metadata": meta, **fields}
+    return {
+        "id": entry_id,
+        "type": fields.pop("type", "pattern"),
+        "title": f"T {entry_id}",
+        "content": f"C {entry_id}",
+        "metadata": meta,
+        **fields,
+    }
 
 
 def by_type(staged: dict[str, Any], entry_type: str) -> list[dict[str, Any]]:
@@ -35,7 +41,7 @@ def test_writer_suppresses_by_fingerprint(harness: Harness) -> None:
     assert suppression["context"]["sourcePR"] == 7
     assert suppression["context"]["sourceCommentId"] == comment_id
     assert suppression["metadata"]["author"] == "maintainer"
-    assert [e["id"] for e in result.staged["entries"]][0] == "p1"  # restored memory kept
+    assert result.staged["entries"][0]["id"] == "p1"  # restored memory kept
     (reply,) = harness.replies()
     assert f'<!-- riverbed:reply {{"comment": {comment_id}}} -->' in reply
     assert "1 of 1 command done" in reply and f"suppressed finding {FP}" in reply
@@ -58,8 +64,10 @@ def test_triage_is_not_enough_by_default_but_can_be_allowed(harness: Harness) ->
     harness.run(harness.pr_comment("/riverbed archive p1 --reason r", user="triager"))
     assert "your permission here is triage" in harness.replies()[-1]
     harness.seed([entry("p1")])
-    result = harness.run(harness.pr_comment("/riverbed archive p1 --reason r", user="triager"),
-                         **{"command-permission": "triage"})
+    result = harness.run(
+        harness.pr_comment("/riverbed archive p1 --reason r", user="triager"),
+        **{"command-permission": "triage"},
+    )
     assert result.staged is not None and result.staged["entries"][0]["status"] == "archived"
 
 
@@ -71,8 +79,9 @@ def test_author_association_is_not_trusted(harness: Harness) -> None:
 
 
 def test_bot_comments_are_ignored_without_any_request(harness: Harness) -> None:
-    event = harness.pr_comment(f"/riverbed suppress {FP} --reason x", user="renovate[bot]",
-                               user_type="Bot")
+    event = harness.pr_comment(
+        f"/riverbed suppress {FP} --reason x", user="renovate[bot]", user_type="Bot"
+    )
     result = harness.run(event)
     assert result.requests == 0 and result.outputs["upload"] == "false"
     assert harness.replies() == [] and "bots are never obeyed" in result.summary
@@ -96,11 +105,14 @@ def test_edited_comment_is_ignored(harness: Harness) -> None:
 
 
 def test_reply_to_finding_suppresses_that_finding(harness: Harness) -> None:
-    marker = format_finding_marker(FP, rule_id="S603", severity="minor", path="src/app.py",
-                                   line=2)
-    finding = harness.gh.add_review_comment(pull=7, body=f"**S603** subprocess call\n{marker}",
-                                            path="src/app.py", line=2,
-                                            user="github-actions[bot]")
+    marker = format_finding_marker(FP, rule_id="S603", severity="minor", path="src/app.py", line=2)
+    finding = harness.gh.add_review_comment(
+        pull=7,
+        body=f"**S603** subprocess call\n{marker}",
+        path="src/app.py",
+        line=2,
+        user="github-actions[bot]",
+    )
     event = harness.review_reply('/riverbed suppress --reason "input is constant"', finding)
     result = harness.run(event)
     assert result.staged is not None
@@ -116,10 +128,10 @@ def test_reply_to_finding_suppresses_that_finding(harness: Harness) -> None:
 
 
 def test_reply_to_finding_major_needs_accepted_risk(harness: Harness) -> None:
-    marker = format_finding_marker(FP, rule_id="B602", severity="major", path="src/app.py",
-                                   line=2)
-    finding = harness.gh.add_review_comment(pull=7, body=marker, path="src/app.py", line=2,
-                                            user="github-actions[bot]")
+    marker = format_finding_marker(FP, rule_id="B602", severity="major", path="src/app.py", line=2)
+    finding = harness.gh.add_review_comment(
+        pull=7, body=marker, path="src/app.py", line=2, user="github-actions[bot]"
+    )
     result = harness.run(harness.review_reply("/riverbed suppress --reason meh", finding))
     assert result.staged is None and result.outputs["upload"] == "false"
     assert "accepted\\_risk" in harness.replies()[0] and "❌" in harness.replies()[0]
@@ -132,35 +144,50 @@ def test_reply_form_outside_a_finding_thread_fails_politely(harness: Harness) ->
 
 
 def test_malformed_commands_get_a_helpful_reply_and_nothing_changes(harness: Harness) -> None:
-    body = "\n".join([
-        "/riverbed frobnicate",
-        f"/riverbed suppress {FP}",
-        f"/riverbed suppress {FP} --reason x --expires 2027-02-30",
-        '/riverbed archive p1 --reason "unterminated',
-    ])
+    body = "\n".join(
+        [
+            "/riverbed frobnicate",
+            f"/riverbed suppress {FP}",
+            f"/riverbed suppress {FP} --reason x --expires 2027-02-30",
+            '/riverbed archive p1 --reason "unterminated',
+        ]
+    )
     event = harness.pr_comment(body)
     result = harness.run(event)
     assert result.staged is None and result.outputs["upload"] == "false"
     (reply,) = harness.replies()
     assert "nothing was changed" in reply
-    for expected in ("line 1:", "unknown command", "line 2:", "\\-\\-reason is required",
-                     "line 3:", "2027\\-02\\-30", "line 4:", "a quote is not closed",
-                     "<details><summary>/riverbed commands</summary>"):
+    for expected in (
+        "line 1:",
+        "unknown command",
+        "line 2:",
+        "\\-\\-reason is required",
+        "line 3:",
+        "2027\\-02\\-30",
+        "line 4:",
+        "a quote is not closed",
+        "<details><summary>/riverbed commands</summary>",
+    ):
         assert expected in reply, expected
     assert harness.reactions("issue_comment", event[1]["comment"]["id"]) == ["eyes", "confused"]
     assert not harness.gh.requests_to(r"/collaborators/")
 
 
 def test_show_lists_memory_for_this_phase_and_files(harness: Harness) -> None:
-    harness.seed([
-        entry("here", meta={"phase": "midstream", "relatedFiles": ["src/**"]}),
-        entry("elsewhere", meta={"phase": "midstream", "relatedFiles": ["docs/**"]}),
-        entry("upstream-only", meta={"phase": "upstream"}),
-        entry("no-phase-decision", type="decision"),
-        entry("everywhere", type="suppression", context={"scope": "file", "active": True,
-                                                          "fingerprint": FP}),
-        entry("gone", status="archived"),
-    ])
+    harness.seed(
+        [
+            entry("here", meta={"phase": "midstream", "relatedFiles": ["src/**"]}),
+            entry("elsewhere", meta={"phase": "midstream", "relatedFiles": ["docs/**"]}),
+            entry("upstream-only", meta={"phase": "upstream"}),
+            entry("no-phase-decision", type="decision"),
+            entry(
+                "everywhere",
+                type="suppression",
+                context={"scope": "file", "active": True, "fingerprint": FP},
+            ),
+            entry("gone", status="archived"),
+        ]
+    )
     result = harness.run(harness.pr_comment("/riverbed show", user="reader"), phase="midstream")
     assert result.staged is None and result.outputs["upload"] == "false"
     (reply,) = harness.replies()
@@ -190,12 +217,14 @@ def test_eleven_commands_ten_run_one_refused(harness: Harness) -> None:
 
 def test_same_comment_delivered_twice_adds_nothing_twice(harness: Harness) -> None:
     harness.seed([entry("p1")])
-    body = "\n".join([
-        f"/riverbed suppress {FP} --reason first",
-        '/riverbed decision "Use UTC"',
-        "All times are stored in UTC.",
-        "/riverbed archive p1 --reason obsolete",
-    ])
+    body = "\n".join(
+        [
+            f"/riverbed suppress {FP} --reason first",
+            '/riverbed decision "Use UTC"',
+            "All times are stored in UTC.",
+            "/riverbed archive p1 --reason obsolete",
+        ]
+    )
     event = harness.pr_comment(body)
     first = harness.run(event)
     harness.upload(first)
@@ -210,18 +239,28 @@ def test_same_comment_delivered_twice_adds_nothing_twice(harness: Harness) -> No
 
 
 def test_notes_supersede_archive_revoke(harness: Harness) -> None:
-    harness.seed([entry("adr-001", type="adr"), entry("adr-002", type="adr"),
-                  entry("s1", type="suppression",
-                        context={"scope": "file", "active": True, "fingerprint": FP})])
-    body = "\n".join([
-        '/riverbed pattern "Retry with backoff" --files "src/net/**" --phase midstream '
-        "--expires 2027-06-30",
-        "Network calls retry 3 times with exponential backoff.",
-        "",
-        "/riverbed supersede adr-001 adr-002",
-        "/riverbed revoke s1 --reason 'code changed'",
-        "/riverbed archive nope --reason x",
-    ])
+    harness.seed(
+        [
+            entry("adr-001", type="adr"),
+            entry("adr-002", type="adr"),
+            entry(
+                "s1",
+                type="suppression",
+                context={"scope": "file", "active": True, "fingerprint": FP},
+            ),
+        ]
+    )
+    body = "\n".join(
+        [
+            '/riverbed pattern "Retry with backoff" --files "src/net/**" --phase midstream '
+            "--expires 2027-06-30",
+            "Network calls retry 3 times with exponential backoff.",
+            "",
+            "/riverbed supersede adr-001 adr-002",
+            "/riverbed revoke s1 --reason 'code changed'",
+            "/riverbed archive nope --reason x",
+        ]
+    )
     event = harness.pr_comment(body, user="owner")
     result = harness.run(event)
     assert result.staged is not None and not validate_index(result.staged)
@@ -246,3 +285,29 @@ def test_hostile_text_is_escaped_in_the_reply(harness: Harness) -> None:
     (reply,) = harness.replies()
     assert "<img" not in reply and "</details>" not in reply and "@org" not in reply
     assert "@&#8203;org/team" in reply
+
+
+def test_show_after_changes_lists_them(harness: Harness) -> None:
+    body = f"/riverbed suppress {FP} --reason 'checked'\n/riverbed show"
+    result = harness.run(harness.pr_comment(body))
+    assert result.staged is not None
+    (suppression,) = by_type(result.staged, "suppression")
+    (reply,) = harness.replies()
+    assert reply.count("<!-- riverbed:reply") == 1
+    assert f"`{suppression['id']}`" in reply.split("\n\n---\n\n")[1]  # listed by show
+    assert "memory from this comment's changes" in reply
+
+
+def test_artifact_uploaded_meanwhile_is_merged_before_staging(harness: Harness) -> None:
+    added: list[int] = []
+
+    def upload_meanwhile(method: str, path: str) -> None:
+        if method == "GET" and path.endswith("/pulls/7/comments") and not added:
+            added.append(harness.seed([entry("from-another-run")]))
+
+    harness.gh.on_request(upload_meanwhile)
+    result = harness.run(harness.pr_comment(f"/riverbed suppress {FP} --reason r"))
+    assert added and result.staged is not None
+    ids = {e["id"] for e in result.staged["entries"]}
+    assert "from-another-run" in ids and len(by_type(result.staged, "suppression")) == 1
+    assert f"Merged artifact {added[0]}" in harness.replies()[0]

@@ -119,3 +119,23 @@ def test_never_more_than_the_cap(lines: list[str]) -> None:
     parsed = parse_comment("\n".join(lines))
     assert len(parsed.lines) <= 10
     assert parsed.refused >= 0
+
+
+command_like = st.lists(
+    st.sampled_from(["/riverbed show", "/riverbed help", "```", "~~~", "> x", "", "text", "    "]),
+    max_size=12,
+).map("\n".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(command_like)
+def test_quoted_text_never_counts(text: str) -> None:
+    quoted = "\n".join("> " + line for line in text.split("\n"))
+    assert not parse_comment(quoted).has_commands
+
+
+@settings(max_examples=200, deadline=None)
+@given(command_like)
+def test_fenced_text_never_counts(text: str) -> None:
+    fence = "`" * 5  # longer than any backtick run the text can hold
+    assert not parse_comment(f"{fence}\n{text}\n{fence}").has_commands

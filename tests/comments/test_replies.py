@@ -109,3 +109,8 @@ def test_reply_marker_ignores_garbage() -> None:
     assert replied_comment_ids('<!-- riverbed:reply {"comment": true} -->') == set()
     assert replied_comment_ids("<!-- riverbed:reply {nope} -->") == set()
     assert replied_comment_ids(format_reply_marker(5) + format_reply_marker(6)) == {5, 6}
+
+
+def test_results_without_outcomes_only_count_the_refused() -> None:
+    body = render_results(1, "bob", [], refused=3)
+    assert "3 more command lines refused" in body and "|" not in body

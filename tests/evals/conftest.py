@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +17,7 @@ import pytest
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "evals"
 PROMPTFOO = FIXTURES / "promptfoo-0.121.20.json"
 RIVER = FIXTURES / "river-reviewer-evaluate-all.json"
-JEST = FIXTURES / "jest-junit.xml"
+JEST = FIXTURES / "jest-junit-17.0.0.xml"
 
 WriteResults = Callable[..., Path]
 
@@ -32,12 +35,16 @@ def write_minimal(tmp_path: Path) -> WriteResults:
     return write
 
 
-def _run_cli(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def _run_cli(
+    *args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
     return subprocess.run(
         [sys.executable, "-m", "riverbed", *map(str, args)],
         capture_output=True,
         text=True,
         cwd=cwd,
+        env={**environment, **(env or {})},
         timeout=60,
         check=False,
     )
@@ -53,3 +60,67 @@ def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
 def fixtures() -> Path:
     """The directory of committed eval fixtures."""
     return FIXTURES
+
+
+# A checker for the part of Mermaid's xychart grammar riverbed writes (mermaid-js
+# packages/mermaid/src/diagrams/xychart/parser/xychart.jison, as documented):
+#   xychart-beta [horizontal|vertical]
+#   title "text"
+#   x-axis ["title"] [cat, …]   |  x-axis ["title"] min --> max
+#   y-axis ["title"] [min --> max]
+#   line ["title"] [n, …]       |  bar ["title"] [n, …]
+QUOTED = r'"[^"\n]*"'
+NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
+CATEGORY = rf"(?:{QUOTED}|[A-Za-z0-9_]+)"
+TITLE = re.compile(rf"title\s+(?:{QUOTED}|[^\n]+)")
+X_AXIS = re.compile(
+    rf"x-axis(?:\s+{QUOTED})?\s*(?:\[\s*(?P<cats>{CATEGORY}(?:\s*,\s*{CATEGORY})*)\s*\]"
+    rf"|\s+{NUMBER}\s*-->\s*{NUMBER})"
+)
+Y_AXIS = re.compile(rf"y-axis(?:\s+{QUOTED})?(?:\s+(?P<low>{NUMBER})\s*-->\s*(?P<high>{NUMBER}))?")
+SERIES = re.compile(
+    rf"(?:line|bar)(?:\s+{QUOTED})?\s*\[\s*(?P<nums>{NUMBER}(?:\s*,\s*{NUMBER})*)\s*\]"
+)
+
+
+@dataclass
+class Chart:
+    title: bool = False
+    categories: list[str] = field(default_factory=list)
+    y_range: tuple[float, float] | None = None
+    lines: list[list[float]] = field(default_factory=list)
+
+
+def parse_xychart_block(block: str) -> Chart:
+    """Parse a fenced Mermaid block; AssertionError on anything xychart-beta would reject."""
+    lines = block.strip().split("\n")
+    assert lines[0] == "```mermaid" and lines[-1] == "```", "not a fenced mermaid block"
+    body = [line.strip() for line in lines[1:-1] if line.strip()]
+    assert re.fullmatch(r"xychart-beta(?:\s+(?:horizontal|vertical))?", body[0]), body[0]
+    chart = Chart()
+    for statement in body[1:]:
+        if statement.startswith("title"):
+            assert TITLE.fullmatch(statement), statement
+            chart.title = True
+        elif statement.startswith("x-axis"):
+            match = X_AXIS.fullmatch(statement)
+            assert match, statement
+            chart.categories = re.findall(CATEGORY, match.group("cats") or "")
+        elif statement.startswith("y-axis"):
+            match = Y_AXIS.fullmatch(statement)
+            assert match, statement
+            if match.group("low") is not None:
+                chart.y_range = (float(match.group("low")), float(match.group("high")))
+        elif statement.startswith(("line", "bar")):
+            match = SERIES.fullmatch(statement)
+            assert match, statement
+            chart.lines.append([float(n) for n in re.findall(NUMBER, match.group("nums"))])
+        else:
+            raise AssertionError(f"unknown xychart statement: {statement!r}")
+    return chart
+
+
+@pytest.fixture(scope="session")
+def parse_xychart() -> Callable[[str], Chart]:
+    """The xychart-beta grammar check."""
+    return parse_xychart_block

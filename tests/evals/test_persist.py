@@ -64,7 +64,7 @@ def test_river_reviewer_envelope_is_stored_verbatim(fixtures: Path, tmp_path: Pa
 
 def test_same_persist_twice_is_byte_identical(fixtures: Path, tmp_path: Path) -> None:
     index = tmp_path / "index.json"
-    files = [fixtures / "promptfoo-0.121.20.json", fixtures / "jest-junit.xml"]
+    files = [fixtures / "promptfoo-0.121.20.json", fixtures / "jest-junit-17.0.0.xml"]
     options = PersistOptions(commit="abc1234", attempt=2)
     first = persist_files(index, files, now=NOW, options=options)
     before = index.read_bytes()
@@ -121,13 +121,13 @@ def test_two_files_with_one_identity_are_refused(write_minimal, tmp_path: Path) 
 
 
 def test_ids_are_deterministic_and_separate_suites(fixtures: Path) -> None:
-    run = read_eval_file(fixtures / "jest-junit.xml")
+    run = read_eval_file(fixtures / "jest-junit-17.0.0.xml")
     one, _ = build_eval_entry(run, identify(run, commit="abc"), now=NOW)
     two, _ = build_eval_entry(run, identify(run, commit="abc"), now=LATER)
     assert one == two  # the run's own timestamp wins over `now`
     other, _ = build_eval_entry(run, identify(run, suite="Jest Tests", commit="abc"), now=NOW)
     assert other["id"] != one["id"]  # same slug, different suite: the hash part differs
-    assert one["metadata"]["createdAt"] == "2026-11-21T09:15:02.000Z"  # no offset → UTC
+    assert one["metadata"]["createdAt"] == "2026-11-30T05:27:54.000Z"  # no offset → UTC
 
 
 def test_history_reads_entries_river_reviewer_wrote(tmp_path: Path, fixtures: Path) -> None:
@@ -166,7 +166,9 @@ def test_history_reads_entries_river_reviewer_wrote(tmp_path: Path, fixtures: Pa
 def test_copying_an_index_keeps_it_readable(fixtures: Path, tmp_path: Path) -> None:
     # What riverbed writes must load back as a valid index (strict read).
     index = tmp_path / "index.json"
-    persist_files(index, [fixtures / "jest-junit.xml"], now=NOW, options=PersistOptions(commit="a"))
+    persist_files(
+        index, [fixtures / "jest-junit-17.0.0.xml"], now=NOW, options=PersistOptions(commit="a")
+    )
     copy = tmp_path / "copy.json"
     shutil.copy(index, copy)
     assert len(load_memory(copy)["entries"]) == 1

@@ -133,17 +133,31 @@ def test_junit_from_a_real_pytest_run(tmp_path: Path) -> None:
 
 
 def test_jest_junit_shape(fixtures: Path) -> None:
-    run = read_eval_file(fixtures / "jest-junit.xml")
+    run = read_eval_file(fixtures / "jest-junit-17.0.0.xml")
     assert run.suite == "jest tests"
     c = run.counts
     assert (c.total, c.passed, c.failed, c.errors, c.skipped) == (4, 2, 1, 0, 1)
     assert run.scores == {"pass_rate": pytest.approx(2 / 3), "failures": 1, "errors": 0}
-    assert run.timestamp == "2026-11-21T09:15:02"  # jest-junit: UTC without an offset
-    assert run.extra["durationSeconds"] == 1.234
+    assert run.timestamp == "2026-11-30T05:27:54"  # jest-junit: UTC without an offset
+    assert run.extra["durationSeconds"] == 1.546
     assert [s["name"] for s in run.extra["testsuites"]] == ["reviewer prompts", "memory"]
     failed = [case for case in run.cases if not case.passed]
     assert failed[0].id == "reviewer prompts ignores generated files"
     assert failed[0].errors == ("Error: expect(received).toBe(expected) // Object.is equality",)
+
+
+def test_nested_junit_suites_are_counted_once() -> None:
+    report = b"""<testsuites><testsuite name="outer" tests="3" failures="1">
+      <testsuite name="inner" tests="2" failures="1">
+        <testcase name="a"/><testcase name="b"><failure message="boom"/></testcase>
+      </testsuite>
+      <testsuite name="attrs-only" tests="1" failures="0" skipped="0"/>
+    </testsuite></testsuites>"""
+    run = parse_eval_bytes(report, "nested.xml")
+    c = run.counts
+    assert (c.total, c.passed, c.failed) == (3, 2, 1)
+    assert run.scores == {"pass_rate": pytest.approx(2 / 3), "failures": 1, "errors": 0}
+    assert [case.id for case in run.cases] == ["a", "b"]
 
 
 def test_minimal_format_derives_pass_rate() -> None:
@@ -164,7 +178,7 @@ def test_minimal_format_derives_pass_rate() -> None:
     [
         ("promptfoo-0.121.20.json", "promptfoo"),
         ("river-reviewer-evaluate-all.json", "river-reviewer"),
-        ("jest-junit.xml", "junit"),
+        ("jest-junit-17.0.0.xml", "junit"),
     ],
 )
 def test_auto_detection(fixtures: Path, name: str, expected: str) -> None:

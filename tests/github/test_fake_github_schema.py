@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 import requests
@@ -36,7 +37,7 @@ ALL_OPERATIONS = {
     "reactions/create-for-pull-request-review-comment",
 }
 
-REVIEW = {
+REVIEW: dict[str, Any] = {
     "commit_id": "a" * 40,
     "body": "riverbed found 2 things",
     "event": "COMMENT",
@@ -160,7 +161,7 @@ def test_every_endpoint_through_pygithub_validates(
     review = pr.create_review(
         body=REVIEW["body"],
         event="COMMENT",
-        comments=REVIEW["comments"],  # type: ignore[arg-type]
+        comments=REVIEW["comments"],
     )
     assert review.state == "COMMENTED"
     with pytest.raises(GithubException) as refused:

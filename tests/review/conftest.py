@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from review_helpers import run_ruff_sarif  # noqa: E402
+from review_helpers import run_ruff_sarif
 
 
 @pytest.fixture

@@ -27,7 +27,10 @@ def f(x):
 
 def make_entry(entry_id: str, entry_type: str = "pattern", **fields: Any) -> dict[str, Any]:
     """A valid entry; keyword fields: phase, files, status, expires, context, title, created."""
-    meta: dict[str, Any] = {"createdAt": fields.get("created", "2026-01-01T00:00:00Z"), "author": "t"}
+    meta: dict[str, Any] = {
+        "createdAt": fields.get("created", "2026-01-01T00:00:00Z"),
+        "author": "t",
+    }
     if fields.get("phase"):
         meta["phase"] = fields["phase"]
     if fields.get("files"):
@@ -59,8 +62,17 @@ def run_ruff_sarif(directory: Path) -> Path:
     """Write RUFF_SOURCE to directory/mod.py, run real ruff on it, return the SARIF path."""
     (directory / "mod.py").write_text(RUFF_SOURCE, encoding="utf-8")
     done = subprocess.run(
-        [*ruff_command(), "check", "--no-cache", "--isolated", "--select", "F,E",
-         "--output-format", "sarif", "mod.py"],
+        [
+            *ruff_command(),
+            "check",
+            "--no-cache",
+            "--isolated",
+            "--select",
+            "F,E",
+            "--output-format",
+            "sarif",
+            "mod.py",
+        ],
         cwd=directory,
         capture_output=True,
         check=False,

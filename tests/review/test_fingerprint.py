@@ -32,18 +32,33 @@ EDGE_CASES = [
     # The emoji fits exactly into code units 59-60.
     ({"ruleId": "E1", "file": "a.py", "message": "a" * 58 + "\U0001f600tail"}, "c99bec1ba2040334"),
     ({"ruleId": "E1", "file": "a.py", "message": "\ufeffHello BOM"}, "cf70721060df027d"),
-    ({"ruleId": "E1", "file": "a.py", "message": "no\u00a0\u00a0break\u00a0space"}, "ed9b4506aa750e81"),
+    (
+        {"ruleId": "E1", "file": "a.py", "message": "no\u00a0\u00a0break\u00a0space"},
+        "ed9b4506aa750e81",
+    ),
     # U+001C-U+001F are whitespace to Python's str.split but not to JavaScript's \s.
-    ({"ruleId": "E1", "file": "a.py", "message": "sep\u001c\u001d\u001e\u001fchars"}, "a1fe34635dca2ea7"),
+    (
+        {"ruleId": "E1", "file": "a.py", "message": "sep\u001c\u001d\u001e\u001fchars"},
+        "a1fe34635dca2ea7",
+    ),
     ({"ruleId": "E1", "file": "a.py", "message": "sep \u001c x \u001f"}, "4a1ffb093df78c80"),
     ({"ruleId": "E1", "file": "a.py", "message": "next\u0085line"}, "bf3dc6958c86d22c"),
     ({"ruleId": "E1", "file": "a.py", "message": "mongolian\u180evowel"}, "8fc24e8858fd6198"),
-    ({"ruleId": "E1", "file": "a.py", "message": "line\u2028separator\u2029para"}, "5118a55703926b5d"),
-    ({"ruleId": "E1", "file": "a.py", "message": "\u3000\u2003ideographic\u205fspace\u3000"}, "fe1bcebe0a4d0d47"),
+    (
+        {"ruleId": "E1", "file": "a.py", "message": "line\u2028separator\u2029para"},
+        "5118a55703926b5d",
+    ),
+    (
+        {"ruleId": "E1", "file": "a.py", "message": "\u3000\u2003ideographic\u205fspace\u3000"},
+        "fe1bcebe0a4d0d47",
+    ),
     # İ lower-cases to two code units (i + U+0307); the cut keeps only the i.
     ({"ruleId": "E1", "file": "a.py", "message": "x" * 59 + "\u0130stanbul"}, "e58d7c0d8e4aa9e2"),
     # `??` falls back only on null/undefined: an empty message does not use the title.
-    ({"ruleId": "E1", "file": "a.py", "message": "", "title": "fallback not used"}, "14623e65bbea9a47"),
+    (
+        {"ruleId": "E1", "file": "a.py", "message": "", "title": "fallback not used"},
+        "14623e65bbea9a47",
+    ),
     ({"ruleId": "E1", "file": "a.py", "message": None, "title": "Title Used"}, "e3a6521705312de6"),
     ({"ruleId": None, "file": None, "message": 1.5}, "20fb198aaa2ef101"),
     ({"ruleId": "E1", "file": "a.py", "message": 1e21}, "9a77a4a7264c4338"),
@@ -64,7 +79,11 @@ def test_edge_cases(finding: dict, expected: str) -> None:
 
 
 def test_finding_and_dict_agree() -> None:
-    finding = Finding(rule_id="no-unused-vars", file="src/app.js", message="'x' is assigned a value but never used.")
+    finding = Finding(
+        rule_id="no-unused-vars",
+        file="src/app.js",
+        message="'x' is assigned a value but never used.",
+    )
     assert finding.fingerprint == compute_fingerprint(finding) == "0f92f0f44d6509b1"
     titled = Finding(rule_id="R1", file="a.ts", title="Title used when message is absent")
     assert titled.fingerprint == "6126ae592a20c871"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from riverbed.globs import glob_match, normalize_path
+from riverbed.globs import GlobIndex, glob_match, normalize_path
 
 CASES = [
     ("src/a.py", "src/a.py", True),
@@ -39,3 +41,21 @@ def test_glob_table(pattern: str, path: str, expected: bool) -> None:
 
 def test_normalize_path() -> None:
     assert normalize_path("././a\\b") == "a/b"
+
+
+SEGMENTS = ["src", "a", "b", "x.py", "y.md", "*", "**", "?.py", "*.py"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(SEGMENTS), min_size=1, max_size=4).map("/".join), max_size=8),
+    st.lists(
+        st.sampled_from(["src", "a", "b", "x.py", "y.md", "c.py"]), min_size=1, max_size=4
+    ).map("/".join),
+)
+def test_glob_index_agrees_with_glob_match(patterns: list[str], path: str) -> None:
+    index: GlobIndex[int] = GlobIndex()
+    for number, pattern in enumerate(patterns):
+        index.add(pattern, number)
+    expected = [(n, p) for n, p in enumerate(patterns) if glob_match(p, path)]
+    assert index.matches(path) == expected

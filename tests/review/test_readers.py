@@ -1,4 +1,4 @@
-"""Findings readers: SARIF 2.1.0, River Reviewer output, reviewdog rdjson/rdjsonl, auto detection."""
+"""Findings readers: SARIF 2.1.0, River Reviewer output, reviewdog rdjson/rdjsonl, detection."""
 
 from __future__ import annotations
 
@@ -27,10 +27,16 @@ SARIF = {
                 "driver": {
                     "name": "codeql",
                     "rules": [
-                        {"id": "js/sql", "shortDescription": {"text": "SQL injection"},
-                         "properties": {"security-severity": "9.8"}},
-                        {"id": "js/unused", "defaultConfiguration": {"level": "note"},
-                         "messageStrings": {"m": {"text": "{0} is unused"}}},
+                        {
+                            "id": "js/sql",
+                            "shortDescription": {"text": "SQL injection"},
+                            "properties": {"security-severity": "9.8"},
+                        },
+                        {
+                            "id": "js/unused",
+                            "defaultConfiguration": {"level": "note"},
+                            "messageStrings": {"m": {"text": "{0} is unused"}},
+                        },
                         {"id": "js/xss", "properties": {"security-severity": 7.5}},
                         {"id": "js/weak", "properties": {"security-severity": "4.0"}},
                     ],
@@ -38,22 +44,51 @@ SARIF = {
             },
             "originalUriBaseIds": {"SRCROOT": {"uri": "file:///home/ci/repo/"}},
             "results": [
-                {"ruleIndex": 0, "level": "warning", "message": {"text": "Query built from input"},
-                 "locations": [{"physicalLocation": {
-                     "artifactLocation": {"uri": "src/db.js", "uriBaseId": "SRCROOT"},
-                     "region": {"startLine": 3, "endLine": 5, "snippet": {"text": "db.query(q)"}}}}],
-                 "custom": {"kept": True}},
-                {"rule": {"index": 1}, "message": {"id": "m", "arguments": ["x"]},
-                 "locations": [{"physicalLocation": {
-                     "artifactLocation": {"uri": "file:///home/ci/repo/src/a%20b.js"}}}]},
+                {
+                    "ruleIndex": 0,
+                    "level": "warning",
+                    "message": {"text": "Query built from input"},
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                "artifactLocation": {"uri": "src/db.js", "uriBaseId": "SRCROOT"},
+                                "region": {
+                                    "startLine": 3,
+                                    "endLine": 5,
+                                    "snippet": {"text": "db.query(q)"},
+                                },
+                            }
+                        }
+                    ],
+                    "custom": {"kept": True},
+                },
+                {
+                    "rule": {"index": 1},
+                    "message": {"id": "m", "arguments": ["x"]},
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                "artifactLocation": {"uri": "file:///home/ci/repo/src/a%20b.js"}
+                            }
+                        }
+                    ],
+                },
                 {"ruleId": "js/xss", "level": "none", "message": {"text": "xss"}},
                 {"ruleId": "js/weak", "level": "note", "message": {"text": "weak"}},
                 {"ruleId": "js/sql", "kind": "pass", "message": {"text": "fine"}},
             ],
         },
-        {"tool": {"driver": {"name": "second"}},
-         "results": [{"ruleId": "S1", "level": "error", "message": {"markdown": "**md**"},
-                      "properties": {"phase": "downstream"}}]},
+        {
+            "tool": {"driver": {"name": "second"}},
+            "results": [
+                {
+                    "ruleId": "S1",
+                    "level": "error",
+                    "message": {"markdown": "**md**"},
+                    "properties": {"phase": "downstream"},
+                }
+            ],
+        },
     ],
 }
 
@@ -76,27 +111,71 @@ def test_sarif_every_run_and_mapping() -> None:
 
 
 def test_sarif_root_makes_absolute_uris_relative() -> None:
-    doc = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "t"}}, "results": [
-        {"ruleId": "R", "message": {"text": "m"}, "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": "file:///work/x/pkg/m.py"}}}]}]}]}
+    doc = {
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "t"}},
+                "results": [
+                    {
+                        "ruleId": "R",
+                        "message": {"text": "m"},
+                        "locations": [
+                            {
+                                "physicalLocation": {
+                                    "artifactLocation": {"uri": "file:///work/x/pkg/m.py"}
+                                }
+                            }
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
     assert parse(doc, root="/work/x")[0].file == "pkg/m.py"
-    assert parse(doc)[0].file == "/work/x/pkg/m.py"
+    notes: list[str] = []
+    _fmt, (found,) = parse_findings(json.dumps(doc), source="in.json", on_warning=notes.append)
+    assert found.file == "/work/x/pkg/m.py"
+    assert notes == [
+        "in.json: 1 findings name absolute paths outside the workspace; path globs and "
+        "fingerprints see them as absolute (pass --workspace)"
+    ]
 
 
 def test_sarif_skipped_pass_results_are_reported() -> None:
     notes: list[str] = []
     parse_findings(json.dumps(SARIF), source="in.json", on_warning=notes.append)
-    assert notes == ["in.json: skipped 1 SARIF results of kind pass/notApplicable (they report no problem)"]
+    assert notes == [
+        "in.json: skipped 1 SARIF results of kind pass/notApplicable (they report no problem)"
+    ]
 
 
 RIVER = {
     "issues": [
-        {"id": "i1", "ruleId": "RR-MID-001", "title": "Token logged", "message": "Mask the token",
-         "severity": "critical", "phase": "midstream", "file": "src/auth.ts", "line": 10,
-         "lineEnd": 12, "evidence": ["log(token)"], "reviewer": "security-skill",
-         "confidence": "high", "suggestion": "mask it"},
-        {"id": "i2", "ruleId": "RR-UP-002", "title": "Doc", "message": "Docs missing",
-         "severity": "info", "phase": "upstream", "file": "README.md"},
+        {
+            "id": "i1",
+            "ruleId": "RR-MID-001",
+            "title": "Token logged",
+            "message": "Mask the token",
+            "severity": "critical",
+            "phase": "midstream",
+            "file": "src/auth.ts",
+            "line": 10,
+            "lineEnd": 12,
+            "evidence": ["log(token)"],
+            "reviewer": "security-skill",
+            "confidence": "high",
+            "suggestion": "mask it",
+        },
+        {
+            "id": "i2",
+            "ruleId": "RR-UP-002",
+            "title": "Doc",
+            "message": "Docs missing",
+            "severity": "info",
+            "phase": "upstream",
+            "file": "README.md",
+        },
     ],
     "summary": {
         "issueCountBySeverity": {"info": 1, "minor": 0, "major": 0, "critical": 1},
@@ -112,10 +191,24 @@ def test_river_fixture_is_valid_against_their_schema() -> None:
 
 def test_river_reader() -> None:
     first, second = parse(RIVER)
-    assert (first.rule_id, first.file, first.line, first.end_line) == ("RR-MID-001", "src/auth.ts", 10, 12)
-    assert first.severity == "critical" and first.phase == "midstream" and first.title == "Token logged"
+    assert (first.rule_id, first.file, first.line, first.end_line) == (
+        "RR-MID-001",
+        "src/auth.ts",
+        10,
+        12,
+    )
+    assert (
+        first.severity == "critical"
+        and first.phase == "midstream"
+        and first.title == "Token logged"
+    )
     assert first.evidence == ("log(token)",) and first.tool == "security-skill"
-    assert first.extra == {"id": "i1", "confidence": "high", "suggestion": "mask it", "reviewer": "security-skill"}
+    assert first.extra == {
+        "id": "i1",
+        "confidence": "high",
+        "suggestion": "mask it",
+        "reviewer": "security-skill",
+    }
     assert second.tool == "river-reviewer" and second.source_format == "river"
     assert first.fingerprint == "94a87e4f195e69b4"  # node, DESIGN algorithm
 
@@ -124,9 +217,16 @@ RDJSON = {
     "source": {"name": "golangci", "url": "https://example.org"},
     "severity": "WARNING",
     "diagnostics": [
-        {"message": "unused var", "location": {"path": "./cmd/main.go", "range": {
-            "start": {"line": 4, "column": 2}, "end": {"line": 6}}},
-         "severity": "ERROR", "code": {"value": "U1000", "url": "u"}, "original_output": "raw"},
+        {
+            "message": "unused var",
+            "location": {
+                "path": "./cmd/main.go",
+                "range": {"start": {"line": 4, "column": 2}, "end": {"line": 6}},
+            },
+            "severity": "ERROR",
+            "code": {"value": "U1000", "url": "u"},
+            "original_output": "raw",
+        },
         {"message": "style", "location": {"path": "cmd/x.go"}},
         {"message": "info", "severity": 3, "source": {"name": "other"}},
     ],
@@ -167,21 +267,53 @@ MALFORMED = [
     ('{"version": "2.0.0", "runs": []}', "auto", "$.version: SARIF version '2.0.0'"),
     ('{"version": "2.1.0", "runs": {}}', "auto", "$.runs: expected an array, found an object"),
     ('{"runs": [{"results": [5]}]}', "auto", "$.runs[0].results[0]: expected an object"),
-    ('{"runs": [{"results": [{"level": "fatal", "message": {"text": "m"}}]}]}', "auto",
-     "$.runs[0].results[0].level: expected one of none, note, warning, error, found 'fatal'"),
-    ('{"runs": [{"results": [{"ruleIndex": 4, "message": {"text": "m"}}]}]}', "sarif",
-     "$.runs[0].results[0].ruleIndex: no rule at index 4"),
-    ('{"runs": [{"results": [{"locations": [{"physicalLocation": {"region": {"startLine": "3"}}}]}]}]}',
-     "auto", "$.runs[0].results[0].locations[0].physicalLocation.region.startLine: expected a line"),
-    ('{"issues": [{"message": "m", "severity": "blocker"}]}', "auto",
-     "$.issues[0].severity: expected one of info, minor, major, critical, found 'blocker'"),
-    ('{"issues": [{"severity": "info"}]}', "auto", "$.issues[0]: an issue needs a message or a title"),
-    ('{"issues": [{"message": "m", "evidence": [1]}]}', "auto", "$.issues[0].evidence[0]: expected a string"),
+    (
+        '{"runs": [{"results": [{"level": "fatal", "message": {"text": "m"}}]}]}',
+        "auto",
+        "$.runs[0].results[0].level: expected one of none, note, warning, error, found 'fatal'",
+    ),
+    (
+        '{"runs": [{"results": [{"ruleIndex": 4, "message": {"text": "m"}}]}]}',
+        "sarif",
+        "$.runs[0].results[0].ruleIndex: no rule at index 4",
+    ),
+    (
+        '{"runs": [{"results": [{"locations": [{"physicalLocation": '
+        '{"region": {"startLine": "3"}}}]}]}]}',
+        "auto",
+        "$.runs[0].results[0].locations[0].physicalLocation.region.startLine: expected a line",
+    ),
+    (
+        '{"issues": [{"message": "m", "severity": "blocker"}]}',
+        "auto",
+        "$.issues[0].severity: expected one of info, minor, major, critical, found 'blocker'",
+    ),
+    (
+        '{"issues": [{"severity": "info"}]}',
+        "auto",
+        "$.issues[0]: an issue needs a message or a title",
+    ),
+    (
+        '{"issues": [{"message": "m", "evidence": [1]}]}',
+        "auto",
+        "$.issues[0].evidence[0]: expected a string",
+    ),
     ('{"issues": {}}', "river", "$.issues: expected an array"),
-    ('{"diagnostics": [{"location": {}}]}', "auto", "$.diagnostics[0].message: a diagnostic needs a message"),
-    ('{"diagnostics": [{"message": "m", "severity": "FATAL"}]}', "auto",
-     "$.diagnostics[0].severity: expected one of UNKNOWN_SEVERITY, ERROR, WARNING, INFO"),
-    ('{"message": "a", "location": {}}\n{"message": 3}\n', "auto", "line 2 $.message: expected a string"),
+    (
+        '{"diagnostics": [{"location": {}}]}',
+        "auto",
+        "$.diagnostics[0].message: a diagnostic needs a message",
+    ),
+    (
+        '{"diagnostics": [{"message": "m", "severity": "FATAL"}]}',
+        "auto",
+        "$.diagnostics[0].severity: expected one of UNKNOWN_SEVERITY, ERROR, WARNING, INFO",
+    ),
+    (
+        '{"message": "a", "location": {}}\n{"message": 3}\n',
+        "auto",
+        "line 2 $.message: expected a string",
+    ),
     ('{"message": "a", "location": {}}\n{oops\n', "rdjson", "in.json: line 2: invalid JSON"),
     ('{"issues": []}', "yaml", "unknown findings format 'yaml'"),
 ]
@@ -208,7 +340,10 @@ def test_read_findings_from_disk(tmp_path: Path) -> None:
 def test_sarif_from_real_ruff(ruff_sarif: Path) -> None:
     found = read_findings(ruff_sarif, root=ruff_sarif.parent)
     assert [(f.rule_id, f.file, f.line) for f in found] == [
-        ("F401", "mod.py", 1), ("F401", "mod.py", 2), ("F841", "mod.py", 6), ("E711", "mod.py", 7)
+        ("F401", "mod.py", 1),
+        ("F401", "mod.py", 2),
+        ("F841", "mod.py", 6),
+        ("E711", "mod.py", 7),
     ]
     assert {f.tool for f in found} == {"ruff"} and {f.severity for f in found} == {"major"}
     assert found[0].message == "`os` imported but unused"

@@ -1,0 +1,111 @@
+"""Review mode's own inputs (findings, findings-format, phase, post-review, caps, fail-on)."""
+
+from __future__ import annotations
+
+import glob
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from riverbed.errors import ActionConfigError
+from riverbed.model import PHASES, SEVERITIES
+
+FINDINGS_FORMATS = ("auto", "sarif", "river", "rdjson")
+FAIL_ON = ("none", *SEVERITIES)
+#: Defaults as in action.yml (the entrypoint also runs without it, in tests).
+REVIEW_INPUT_DEFAULTS = {
+    "findings": "",
+    "findings-format": "auto",
+    "phase": "midstream",
+    "post-review": "true",
+    "max-inline-comments": "30",
+    "fail-on": "none",
+}
+MAX_INLINE_LIMIT = 1000
+MAX_FINDINGS_FILES = 100
+
+
+@dataclass(frozen=True)
+class ReviewInputs:
+    """Review mode's inputs, validated."""
+
+    findings: tuple[str, ...]  # patterns as given (paths or globs, relative to the workspace)
+    findings_format: str
+    phase: str
+    post_review: bool
+    max_inline_comments: int
+    fail_on: str
+
+
+def _bool(name: str, text: str) -> bool:
+    lowered = text.lower()
+    if lowered in ("true", "yes", "1", "on"):
+        return True
+    if lowered in ("false", "no", "0", "off"):
+        return False
+    raise ActionConfigError(f"input {name}: {text!r} is not true or false")
+
+
+def _choice(name: str, text: str, allowed: tuple[str, ...]) -> str:
+    if text not in allowed:
+        raise ActionConfigError(f"input {name}: {text!r} is not one of {', '.join(allowed)}")
+    return text
+
+
+def parse_review_inputs(read: Callable[[str], str]) -> ReviewInputs:
+    """Validate review mode's inputs (`read(name)` returns the trimmed value or "")."""
+
+    def value(name: str) -> str:
+        return read(name).strip() or REVIEW_INPUT_DEFAULTS[name]
+
+    patterns = tuple(p.strip() for p in re.split(r"[\n,]", value("findings")) if p.strip())
+    if not patterns:
+        raise ActionConfigError(
+            "input findings is empty: give the path (or glob) of the SARIF, River Reviewer or "
+            "rdjson file your linter or reviewer wrote"
+        )
+    phase = value("phase")
+    if phase not in PHASES:
+        raise ActionConfigError(f"input phase: {phase!r} is not one of {', '.join(PHASES)}")
+    cap = value("max-inline-comments")
+    if not re.fullmatch(r"[0-9]{1,4}", cap) or int(cap) > MAX_INLINE_LIMIT:
+        raise ActionConfigError(
+            f"input max-inline-comments: {cap!r} is not a whole number from 0 to {MAX_INLINE_LIMIT}"
+        )
+    return ReviewInputs(
+        findings=patterns,
+        findings_format=_choice("findings-format", value("findings-format"), FINDINGS_FORMATS),
+        phase=phase,
+        post_review=_bool("post-review", value("post-review")),
+        max_inline_comments=int(cap),
+        fail_on=_choice("fail-on", value("fail-on"), FAIL_ON),
+    )
+
+
+def resolve_findings_files(patterns: tuple[str, ...], workspace: Path) -> list[Path]:
+    """The files the patterns name (globs expanded, sorted, de-duplicated); none is an error."""
+    found: dict[Path, None] = {}
+    for pattern in patterns:
+        if "\x00" in pattern:
+            raise ActionConfigError("input findings: contains a NUL byte")
+        base = Path(pattern) if Path(pattern).is_absolute() else workspace / pattern
+        if glob.has_magic(pattern):
+            matches = sorted(Path(p) for p in glob.glob(str(base), recursive=True))
+            for path in matches:
+                if path.is_file():
+                    found[path] = None
+        elif base.is_file():
+            found[base] = None
+        else:
+            raise ActionConfigError(
+                f"input findings: {pattern!r} is not a file under {workspace}; did the linter "
+                "step run and write it?"
+            )
+    if not found:
+        raise ActionConfigError(f"input findings: no file matches {', '.join(patterns)!r}")
+    if len(found) > MAX_FINDINGS_FILES:
+        raise ActionConfigError(
+            f"input findings: {len(found)} files match; at most {MAX_FINDINGS_FILES} are read"
+        )
+    return list(found)

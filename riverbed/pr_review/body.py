@@ -1,0 +1,272 @@
+"""The text riverbed posts: the review body, each inline comment, and the job summary."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from riverbed.markers import format_finding_marker
+from riverbed.pr_review.budget import (
+    GITHUB_BODY_LIMIT,
+    Section,
+    fit_sections,
+    render_sections,
+    text_length,
+)
+from riverbed.pr_review.escape import block, inline
+from riverbed.pr_review.model import (
+    GuardSkip,
+    ResurfaceNote,
+    ReviewFinding,
+    ReviewReport,
+    SuppressedFinding,
+    SuppressionInEffect,
+)
+from riverbed.pr_review.placement import Placement
+from riverbed.pr_review.state import ReviewState, format_review_marker
+
+SUPPRESS_HINT = (
+    "<sub>To hide a finding in future reviews, reply "
+    '<code>/riverbed suppress --reason "…"</code> to its inline comment (or comment '
+    '<code>/riverbed suppress &lt;fingerprint&gt; --reason "…"</code>); to lift a suppression, '
+    "comment <code>/riverbed revoke &lt;suppression-id&gt;</code>.</sub>\n"
+)
+_EVIDENCE = {
+    "verified": "evidence verified",
+    "not_found": "⚠️ quoted evidence not found in the file",
+    "not_checkable": "evidence not checkable",
+}
+
+
+def _code(text: object, max_chars: int = 200) -> str:
+    return f"<code>{inline(text, max_chars)}</code>"
+
+
+def _where(finding: ReviewFinding) -> str:
+    if not finding.path:
+        return "(no file)"
+    line = f":{finding.line}" if finding.line else ""
+    return _code(finding.path, 300) + line
+
+
+def finding_line(finding: ReviewFinding, max_message: int = 500) -> str:
+    """One Markdown list item for a finding."""
+    evidence = f" · {_EVIDENCE[finding.evidence]}" if finding.evidence in _EVIDENCE else ""
+    return (
+        f"- **{inline(finding.severity, 20)}** {_code(finding.rule_id)} in {_where(finding)}: "
+        f"{inline(finding.message, max_message)} (fingerprint {_code(finding.fingerprint, 64)})"
+        f"{evidence}\n"
+    )
+
+
+def inline_comment_body(finding: ReviewFinding, max_message: int = 4000) -> str:
+    """The body of one inline review comment, ending in its hidden finding marker."""
+    evidence = f"\n\n{_EVIDENCE[finding.evidence]}" if finding.evidence in _EVIDENCE else ""
+    # The severity guard lets only accepted_risk hide major and critical findings, so the
+    # hint offers the command that will actually work for this one.
+    guarded = finding.severity in ("major", "critical")
+    command = (
+        '/riverbed suppress --type accepted_risk --reason "…"'
+        if guarded
+        else ('/riverbed suppress --reason "…"')
+    )
+    return (
+        f"**{inline(finding.severity, 20)}** · {_code(finding.rule_id)} · riverbed\n\n"
+        f"{block(finding.message, max_message)}{evidence}\n\n"
+        f"<sub>fingerprint {_code(finding.fingerprint, 64)} · reply "
+        f"<code>{command}</code> to hide it in future reviews</sub>\n"
+        + format_finding_marker(
+            finding.fingerprint,
+            rule_id=finding.rule_id,
+            severity=finding.severity,
+            path=finding.path,
+            line=finding.line,
+        )
+    )
+
+
+def _suppressed_line(item: SuppressedFinding) -> str:
+    f = item.finding
+    return (
+        f"- **{inline(f.severity, 20)}** {_code(f.rule_id)} in {_where(f)}: "
+        f"{inline(f.message, 300)} (fingerprint {_code(f.fingerprint, 64)}) "
+        f"— suppressed by {_code(item.suppression_id)} ({inline(item.feedback_type, 40)}: "
+        f"{inline(item.reason, 200)})\n"
+    )
+
+
+def _guard_line(item: GuardSkip) -> str:
+    f = item.finding
+    return (
+        f"- **{inline(f.severity, 20)}** {_code(f.rule_id)} in {_where(f)} (fingerprint "
+        f"{_code(f.fingerprint, 64)}) stays; suppression {_code(item.suppression_id)} "
+        f"({inline(item.feedback_type, 40)}) was not applied: {inline(item.reason, 300)}\n"
+    )
+
+
+def _suppression_row(s: SuppressionInEffect) -> str:
+    cells = (
+        _code(s.id),
+        inline(s.scope, 20),
+        inline(s.feedback_type, 40),
+        inline(s.target, 200),
+        inline(s.reason, 300),
+        inline(s.author, 60),
+        inline(s.expires or "never", 40),
+    )
+    return "| " + " | ".join(cells) + " |\n"
+
+
+def _resurface_line(note: ResurfaceNote) -> str:
+    files = ", ".join(_code(f, 200) for f in note.files[:5])
+    more = f" and {len(note.files) - 5} more" if len(note.files) > 5 else ""
+    return (
+        f"- {_code(note.suppression_id)} {inline(note.title, 200)}: this PR changes {files}{more}. "
+        "Is the suppression still valid?\n"
+    )
+
+
+def _counts(report: ReviewReport) -> str:
+    return (
+        "| findings in | kept | suppressed | skipped by severity guard | resurfaced "
+        "| evidence not found |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        f"| {report.findings_in} | {len(report.kept)} | {len(report.suppressed)} "
+        f"| {len(report.guard_skips)} | {len(report.resurfaced)} | {report.evidence_not_found} |\n"
+    )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def _placement_line(placement: Placement, max_inline: int) -> str:
+    parts = [_count(len(placement.inline), "inline comment")]
+    if placement.outside_diff:
+        parts.append(f"{_count(len(placement.outside_diff), 'finding')} outside the diff")
+    if placement.over_cap:
+        parts.append(
+            f"{len(placement.over_cap)} over the inline cap (max-inline-comments: {max_inline})"
+        )
+    if placement.already_posted:
+        parts.append(f"{len(placement.already_posted)} already commented by an earlier review")
+    return ", ".join(parts) + ".\n"
+
+
+def _sections(
+    report: ReviewReport, listed: Sequence[ReviewFinding], listed_title: str
+) -> list[Section]:
+    phase = inline(report.phase or "any", 40)
+    sections: list[Section] = []
+    if report.guard_skips:
+        sections.append(
+            Section(
+                "\n### Kept despite a matching suppression (severity guard)\n\n",
+                tuple(_guard_line(g) for g in report.guard_skips),
+                "guard notes",
+                priority=0,
+            )
+        )
+    if listed:
+        sections.append(
+            Section(
+                f"\n### {listed_title}\n\n",
+                tuple(finding_line(f) for f in listed),
+                "findings",
+                priority=1,
+            )
+        )
+    head = f"\n### Suppressions in effect for this PR's files (phase: {phase})\n\n"
+    if report.suppressions:
+        table = (
+            "| id | scope | feedback type | matches | reason | author | expires |\n"
+            "| --- | --- | --- | --- | --- | --- | --- |\n"
+        )
+        rows = tuple(_suppression_row(s) for s in report.suppressions)
+        sections.append(Section(head + table, rows, "suppressions", priority=2))
+    else:
+        sections.append(Section(head, ("None.\n",), "suppressions", priority=2))
+    if report.resurfaced:
+        sections.append(
+            Section(
+                "\n### Still valid? (suppressed files changed)\n\n",
+                tuple(_resurface_line(n) for n in report.resurfaced),
+                "resurface notes",
+                priority=3,
+            )
+        )
+    if report.suppressed:
+        count = len(report.suppressed)
+        sections.append(
+            Section(
+                f"\n<details><summary>{count} suppressed finding{'s' * (count != 1)}</summary>\n\n",
+                tuple(_suppressed_line(s) for s in report.suppressed),
+                "suppressed findings",
+                tail="\n</details>\n",
+                priority=4,
+            )
+        )
+    return sections
+
+
+def _compose(top: str, sections: list[Section], bottom: str, limit: int) -> tuple[str, int]:
+    fitted, cut = fit_sections(text_length(top) + text_length(bottom) + 120, sections, limit)
+    cut_line = (
+        f"\n**{cut} items were cut** to keep this under {limit:,} characters "
+        "(the job summary and the SARIF output have everything).\n"
+        if cut
+        else ""
+    )
+    return top + render_sections(fitted, limit) + cut_line + bottom, cut
+
+
+def render_review_body(
+    report: ReviewReport,
+    placement: Placement,
+    state: ReviewState,
+    *,
+    max_inline: int,
+    limit: int = GITHUB_BODY_LIMIT,
+) -> str:
+    """The review body: header, counts, body-only findings, memory in effect, hint, state marker."""
+    top = (
+        f"## riverbed review · {inline(report.phase or 'all phases', 40)} phase\n\n"
+        + _counts(report)
+        + "\n"
+        + _placement_line(placement, max_inline)
+        + "".join(f"\n{inline(note, 500)}\n" for note in report.notes)
+    )
+    sections = _sections(report, placement.in_body, "Findings not commented inline")
+    bottom = "\n" + SUPPRESS_HINT + format_review_marker(state) + "\n"
+    body, _cut = _compose(top, sections, bottom, limit)
+    return body
+
+
+def render_job_summary(
+    report: ReviewReport,
+    placement: Placement,
+    status: Sequence[str],
+    *,
+    max_inline: int,
+    list_all: bool,
+    limit: int = 500_000,
+) -> str:
+    """The job summary: status lines (trusted Markdown: escape what they quote), counts, lists."""
+    where = (
+        "Nothing was commented inline: "
+        f"{_count(len(placement.inline) + len(placement.over_cap), 'finding')} on diff lines, "
+        f"{len(placement.outside_diff)} elsewhere.\n"
+        if list_all
+        else _placement_line(placement, max_inline)
+    )
+    top = (
+        f"## riverbed review · {inline(report.phase or 'all phases', 40)} phase\n\n"
+        + "".join(f"- {line}\n" for line in status)
+        + "\n"
+        + _counts(report)
+        + "\n"
+        + where
+        + "".join(f"\n{inline(note, 500)}\n" for note in report.notes)
+    )
+    listed = report.kept if list_all else placement.in_body
+    title = "Kept findings" if list_all else "Findings not commented inline"
+    body, _cut = _compose(top, _sections(report, listed, title), "", limit)
+    return body

@@ -1,0 +1,87 @@
+"""What a PR review is made of: findings to place, suppression decisions, memory in effect."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SEVERITY_RANK = {"info": 0, "minor": 1, "major": 2, "critical": 3}
+
+
+@dataclass(frozen=True)
+class ReviewFinding:
+    """One finding as the review shows it (already fingerprinted, path repo-relative)."""
+
+    fingerprint: str
+    rule_id: str
+    path: str
+    line: int | None
+    severity: str
+    message: str
+    end_line: int | None = None
+    evidence: str | None = None  # "verified" | "not_found" | "not_checkable" | None (no evidence)
+
+    @property
+    def rank(self) -> int:
+        """Severity as a number (unknown severities rank as info)."""
+        return SEVERITY_RANK.get(self.severity, 0)
+
+
+@dataclass(frozen=True)
+class SuppressedFinding:
+    """A finding that an active suppression hid from the review."""
+
+    finding: ReviewFinding
+    suppression_id: str
+    feedback_type: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class GuardSkip:
+    """A finding a suppression matched but could not hide (severity guard): it stays, and why."""
+
+    finding: ReviewFinding
+    suppression_id: str
+    feedback_type: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class SuppressionInEffect:
+    """One active, phase-filtered suppression that applies to this PR's files."""
+
+    id: str
+    scope: str
+    feedback_type: str
+    reason: str
+    author: str
+    expires: str | None
+    target: str  # "fingerprint 1a2b…" or "rule R on paths …"
+
+
+@dataclass(frozen=True)
+class ResurfaceNote:
+    """An active suppression whose related files this PR changes: is it still valid?"""
+
+    suppression_id: str
+    title: str
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ReviewReport:
+    """Everything the review body and job summary say, decided before any text is written."""
+
+    phase: str | None
+    findings_in: int
+    kept: tuple[ReviewFinding, ...]
+    suppressed: tuple[SuppressedFinding, ...] = ()
+    guard_skips: tuple[GuardSkip, ...] = ()
+    suppressions: tuple[SuppressionInEffect, ...] = ()
+    resurfaced: tuple[ResurfaceNote, ...] = ()
+    notes: tuple[str, ...] = field(default=())  # plain-text facts (restore source, caps, …)
+
+    @property
+    def evidence_not_found(self) -> int:
+        """How many kept findings quote evidence that is not in the file."""
+        return sum(1 for f in self.kept if f.evidence == "not_found")

@@ -1,0 +1,235 @@
+"""A runner-like environment around the real entrypoint, against the local GitHub stand-in."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from riverbed.entries import build_entry
+from riverbed.fingerprint import compute_fingerprint
+from riverbed.jsonformat import dumps_js
+from riverbed.testing.events import pull_request_event, write_event
+from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.openapi import OpenAPISubset
+
+REPO = Path(__file__).resolve().parents[2]
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+HEAD_SHA = "a" * 40
+APP_LINES = [f"line {n}" for n in range(1, 61)]
+# Lines 1-6 and 30-35 of src/app.py are in the diff; 2, 3 and 32 are added.
+PATCH = "\n".join(
+    [
+        "@@ -1,4 +1,6 @@",
+        " line 1",
+        "+line 2",
+        "+line 3",
+        " line 4",
+        " line 5",
+        " line 6",
+        "@@ -28,4 +30,6 @@ def other():",
+        " line 30",
+        " line 31",
+        "+line 32",
+        " line 33",
+        "-old",
+        " line 34",
+        " line 35",
+    ]
+)
+
+
+def issue(
+    rule: str, line: int | None, message: str, severity: str = "minor", **extra: Any
+) -> dict[str, Any]:
+    """A River Reviewer output issue on src/app.py."""
+    item: dict[str, Any] = {
+        "id": f"{rule}-{line}",
+        "ruleId": rule,
+        "title": rule,
+        "message": message,
+        "severity": severity,
+        "phase": "midstream",
+        "file": extra.pop("file", "src/app.py"),
+        **extra,
+    }
+    if line is not None:
+        item["line"] = line
+    return item
+
+
+def fingerprint(item: dict[str, Any]) -> str:
+    """Fingerprint v1 of an issue."""
+    return compute_fingerprint(item)
+
+
+def suppression(
+    entry_id: str,
+    *,
+    fp: str,
+    phase: str | None,
+    feedback: str = "false_positive",
+    reason: str = "noise",
+    author: str = "alice",
+) -> dict[str, Any]:
+    """A suppression entry for one fingerprint on src/app.py."""
+    return build_entry(
+        type="suppression",
+        title=f"suppress {fp}",
+        content=reason,
+        author=author,
+        now=NOW,
+        phase=phase,
+        files=["src/app.py"],
+        entry_id=entry_id,
+        expires="2027-06-30",
+        context={
+            "scope": "file",
+            "active": True,
+            "feedbackType": feedback,
+            "fingerprint": fp,
+            "fingerprintAlgo": "v1",
+        },
+    )
+
+
+@dataclass
+class Run:
+    """One finished run of the entrypoint."""
+
+    code: int
+    stdout: str
+    stderr: str
+    outputs: dict[str, str]
+    summary: str
+
+
+@dataclass
+class ReviewSite:
+    """Workspace, fake GitHub and environment for review-mode runs."""
+
+    gh: FakeGitHub
+    root: Path
+    inputs: dict[str, str] = field(default_factory=dict)
+    runs: int = 0
+
+    issue = staticmethod(issue)
+    fingerprint = staticmethod(fingerprint)
+    suppression = staticmethod(suppression)
+    patch = PATCH
+
+    @property
+    def workspace(self) -> Path:
+        return self.root / "workspace"
+
+    @property
+    def index_path(self) -> Path:
+        return self.workspace / ".river/memory/index.json"
+
+    def write_findings(self, issues: list[dict[str, Any]], name: str = "findings.json") -> None:
+        doc = {"issues": issues, "summary": {"total": len(issues)}}
+        (self.workspace / name).write_text(json.dumps(doc), encoding="utf-8")
+
+    def write_memory(self, entries: list[dict[str, Any]]) -> None:
+        self.index_path.parent.mkdir(parents=True, exist_ok=True)
+        self.index_path.write_bytes(dumps_js({"version": "1", "entries": entries}))
+
+    def run(self, **inputs: str) -> Run:
+        self.runs += 1
+        temp = self.root / f"temp{self.runs}"
+        temp.mkdir()
+        output, summary = temp / "output.txt", temp / "summary.md"
+        output.touch()
+        summary.touch()
+        event = write_event(
+            pull_request_event(7, HEAD_SHA, api_url=self.gh.api_url), temp / "event.json"
+        )
+        env = {
+            "PATH": os.environ.get("PATH", ""),
+            "PYTHONPATH": os.environ.get("PYTHONPATH", str(REPO)),
+            "GITHUB_API_URL": self.gh.api_url,
+            "GITHUB_REPOSITORY": "octo/demo",
+            "GITHUB_REPOSITORY_ID": "1001",
+            "GITHUB_EVENT_NAME": "pull_request",
+            "GITHUB_EVENT_PATH": str(event),
+            "GITHUB_WORKSPACE": str(self.workspace),
+            "RUNNER_TEMP": str(temp),
+            "GITHUB_OUTPUT": str(output),
+            "GITHUB_STEP_SUMMARY": str(summary),
+            "INPUT_GITHUB_TOKEN": self.gh.token,
+            "INPUT_MODE": "review",
+            "INPUT_FINDINGS": "findings.json",
+            **{"INPUT_" + k.upper(): v for k, v in {**self.inputs, **inputs}.items()},
+        }
+        done = subprocess.run(
+            [sys.executable, str(REPO / "entrypoint.py")],
+            env=env,
+            cwd=self.workspace,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        return Run(
+            done.returncode,
+            done.stdout,
+            done.stderr,
+            parse_outputs(output.read_text(encoding="utf-8")),
+            summary.read_text(encoding="utf-8"),
+        )
+
+
+def parse_outputs(text: str) -> dict[str, str]:
+    """GITHUB_OUTPUT's `name<<DELIM … DELIM` and `name=value` records."""
+    out: dict[str, str] = {}
+    lines = iter(text.splitlines())
+    for line in lines:
+        if "<<" in line:
+            name, delim = line.split("<<", 1)
+            value = []
+            for inner in lines:
+                if inner == delim:
+                    break
+                value.append(inner)
+            out[name] = "\n".join(value)
+        elif "=" in line:
+            name, value_text = line.split("=", 1)
+            out[name] = value_text
+    return out
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[ReviewSite]:
+    """A PR #7 changing src/app.py, a workspace holding it, and an empty memory."""
+    openapi = OpenAPISubset.from_file(
+        Path(__file__).resolve().parents[1] / "fixtures/github-openapi-subset.json"
+    )
+    with FakeGitHub(owner="octo", repo="demo", repository_id=1001, openapi=openapi) as gh:
+        gh.add_pull(
+            7,
+            HEAD_SHA,
+            files=[
+                {
+                    "filename": "src/app.py",
+                    "status": "modified",
+                    "patch": PATCH,
+                    "additions": 3,
+                    "deletions": 1,
+                },
+                {"filename": "logo.png", "status": "added", "additions": 0, "deletions": 0},
+            ],
+        )
+        review_site = ReviewSite(gh, tmp_path)
+        (review_site.workspace / "src").mkdir(parents=True)
+        (review_site.workspace / "src/app.py").write_text("\n".join(APP_LINES) + "\n")
+        yield review_site
+    assert gh.server_errors == []
+    assert gh.schema_problems == []  # every exchange was as GitHub documents it
