@@ -54,7 +54,7 @@ def _seeds() -> dict[str, list[bytes]]:
             b'{"diagnostics": [{"message": "m", "location": {"path": "a"}}]}',
         ],
         "evals": [p.read_bytes() for p in sorted(evals.glob("*.json"))]
-        + [(evals / "jest-junit.xml").read_bytes()],
+        + [p.read_bytes() for p in sorted(evals.glob("*.xml"))],
         "comments": [
             b'/riverbed suppress 0123456789abcdef --reason "x" --expires 2027-01-01',
             b"> quoted\n/riverbed archive p1 --reason r\n```\n/riverbed show\n```",

@@ -110,7 +110,7 @@ EVAL_SEEDS: list[Any] = [
     json.loads((FIXTURES / "evals" / "river-reviewer-evaluate-all.json").read_bytes()),
     {"suite": "s", "scores": {"accuracy": 0.9, "latency_ms": 120}},
 ]
-JUNIT_SEED = (FIXTURES / "evals" / "jest-junit.xml").read_bytes()
+JUNIT_SEED = sorted((FIXTURES / "evals").glob("jest-junit*.xml"))[0].read_bytes()
 
 json_leaf = st.one_of(
     st.none(),
