@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from riverbed.markdown_safe import block, inline
 from riverbed.markers import format_finding_marker
 from riverbed.pr_review.budget import (
     GITHUB_BODY_LIMIT,
@@ -12,7 +13,6 @@ from riverbed.pr_review.budget import (
     render_sections,
     text_length,
 )
-from riverbed.pr_review.escape import block, inline
 from riverbed.pr_review.model import (
     GuardSkip,
     ResurfaceNote,
