@@ -44,6 +44,7 @@ from riverbed.comments.replies import (
 from riverbed.comments.reply_marker import replied_comment_ids
 from riverbed.errors import ActionConfigError, UsageError
 from riverbed.github import conversation
+from riverbed.github.pulls import list_pull_files
 from riverbed.markdown_safe import inline
 from riverbed.markers import FindingMarker, parse_finding_marker, parse_finding_markers
 from riverbed.merge import merge_indexes
@@ -148,7 +149,7 @@ def _show(context: ActionContext, talk: _Talk, after: Index | None) -> str:
     if after is None:
         restored, _ = _restore(context)
         after, source = restored.index, restored.description
-    files = conversation.changed_files(talk.client, talk.event.number)
+    files = [f.filename for f in list_pull_files(talk.client, talk.event.number)]
     memory = load_review_memory(
         after, phase=context.config.phase, changed_files=files, now=context.now
     )
