@@ -7,9 +7,9 @@ import warnings
 from pathlib import Path
 
 from riverbed.errors import InputFormatError, StoreWriteError
-from riverbed.findings._json import WarningSink
 from riverbed.findings.formats import parse_findings
 from riverbed.findings.model import Finding
+from riverbed.jsoninput import WarningSink
 
 #: Findings files larger than this are refused rather than parsed into memory.
 MAX_FINDINGS_BYTES = 200 * 1024 * 1024

@@ -209,11 +209,11 @@ def test_review_base_uses_git_diff(ruff_sarif: Path) -> None:
         ("{not json", "bad.json: invalid JSON"),
         (
             '{"issues": [{"message": "m", "severity": "huge"}]}',
-            "bad.json: $.issues[0].severity: expected one of",
+            "bad.json: not a valid River Reviewer output: $.issues[0].severity: expected one of",
         ),
         (
             '{"runs": [{"results": [{"locations": "x"}]}]}',
-            "bad.json: $.runs[0].results[0].locations: expected an array",
+            "bad.json: not a valid SARIF 2.1.0: $.runs[0].results[0].locations: expected an array",
         ),
     ],
 )
