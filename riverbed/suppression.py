@@ -9,9 +9,9 @@ from datetime import datetime
 from typing import Any, Literal
 
 from riverbed.expiry import expiry_status, utc_now
-from riverbed.findings.model import SEVERITY_RANK, Finding
+from riverbed.findings.model import Finding
 from riverbed.globs import GlobIndex
-from riverbed.model import Entry, context, is_active
+from riverbed.model import SEVERITY_RANK, Entry, context, is_active
 
 Action = Literal["suppressed", "skipped"]
 #: Severities the default guard only lets `accepted_risk` suppress (River Reviewer's policy).

@@ -23,6 +23,7 @@ from riverbed.ids import slug
 from riverbed.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES, Entry, Index, context
 from riverbed.model import is_active as status_is_active
 from riverbed.review_memory import revoked_ids
+from riverbed.suppression import GUARDED_SEVERITIES
 
 PathLike = str | os.PathLike[str]
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
@@ -67,7 +68,7 @@ def _validate(
         )
     _choice(feedback_type, FEEDBACK_TYPES, "--type")
     _choice(severity, SEVERITIES, "--severity")
-    if severity in ("major", "critical") and feedback_type != "accepted_risk":
+    if severity in GUARDED_SEVERITIES and feedback_type != "accepted_risk":
         raise UsageError(
             f"a {severity} finding is only suppressed with --type accepted_risk "
             f"(a {feedback_type} suppression would never apply to it)"
