@@ -12,15 +12,18 @@ from riverbed.globs import glob_match, is_glob, normalize_path
 from riverbed.model import Entry, Index, context, entry_phase, is_active, related_files
 
 
+def is_revocation(entry: Entry) -> bool:
+    """True for a revocation record: a `resurface` entry with `context.action: "revoke"`."""
+    return entry.get("type") == "resurface" and context(entry).get("action") == "revoke"
+
+
 def revoked_ids(index: Index) -> set[str]:
-    """Ids named by a `resurface` entry with `context.action: "revoke"`, whatever its status."""
+    """Ids named by a revocation record (`context.suppressionId`), whatever its status."""
     out: set[str] = set()
     for entry in index.get("entries", []):
-        ctx = context(entry)
-        if entry.get("type") == "resurface" and ctx.get("action") == "revoke":
-            target = ctx.get("suppressionId")
-            if isinstance(target, str):
-                out.add(target)
+        target = context(entry).get("suppressionId")
+        if is_revocation(entry) and isinstance(target, str):
+            out.add(target)
     return out
 
 
