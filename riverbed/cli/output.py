@@ -30,7 +30,7 @@ def emit_json(value: Any) -> None:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, max_width: int = 60) -> str:
-    """An aligned plain-text table; cells are cut to `max_width` with an ellipsis."""
+    """An aligned plain-text table, headers as given; cells are cut to `max_width` with "…"."""
 
     def cell(value: object) -> str:
         text = "" if value is None else str(value).replace("\n", " ")
@@ -41,7 +41,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, max_width
     for row in body:
         for column, text in enumerate(row):
             widths[column] = max(widths[column], len(text))
-    lines = ["  ".join(h.upper().ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
     lines.extend(
         "  ".join(t.ljust(w) for t, w in zip(row, widths, strict=True)).rstrip() for row in body
     )

@@ -107,7 +107,7 @@ def test_review_suppress_review_on_real_ruff(ruff_sarif: Path) -> None:
     assert "resurfaced (related files changed in this change; still valid?):" in out
     assert "wrote all 4 findings to out/all.sarif (2 marked suppressed)" in out
     table = out.split("\n\n")[0].splitlines()
-    assert table[0].split() == ["SEVERITY", "RULE", "LOCATION", "MESSAGE", "FINGERPRINT"]
+    assert table[0].split() == ["severity", "rule", "location", "message", "fingerprint"]
     assert [row.split()[1] for row in table[1:]] == ["F401", "F841"]
     sarif = load_json(cwd / "out" / "all.sarif")
     assert sum(1 for r in sarif["runs"][0]["results"] if r.get("suppressions")) == 2
@@ -292,7 +292,7 @@ def test_river_findings_with_evidence(tmp_path: Path) -> None:
     assert "evidence: 1 verified, 1 not found, 1 not checkable" in done.stdout
     assert "token ?[31mlogged" in done.stdout and "\x1b" not in done.stdout
     rows = done.stdout.split("\n\n")[0].splitlines()
-    assert rows[0].split()[-1] == "EVIDENCE"
+    assert rows[0].split()[-1] == "evidence"
     assert [r.split()[-1] for r in rows[1:]] == ["verified", "FOUND", "-"]
     data = json.loads(
         riverbed(
