@@ -314,6 +314,18 @@ def _eval_help(parser: argparse.ArgumentParser) -> Any:
     return handler
 
 
+def _add_comparison_options(p: Any) -> None:
+    """--against, --fail-on-regression and the metric directions (persist and compare)."""
+    p.add_argument(
+        "--against",
+        default="previous",
+        metavar="previous|best|ID",
+        help="baseline: the previous run, the best earlier value, or an entry id",
+    )
+    p.add_argument("--fail-on-regression", action="store_true", help="exit 1 on a regression")
+    _add_direction_options(p)
+
+
 def register(subparsers: Any) -> None:
     """Add `eval` with its sub-verbs persist, compare and history."""
     from riverbed.evals.model import FORMAT_CHOICES
@@ -338,25 +350,16 @@ def register(subparsers: Any) -> None:
         help="run attempt, part of the entry id (default 1; e.g. $GITHUB_RUN_ATTEMPT)",
     )
     p.add_argument("--author", help="entry author (default riverbed-eval)")
-    p.add_argument("--against", default="previous", metavar="previous|best|ID")
     p.add_argument(
         "--now", metavar="DATE", help="createdAt for files that state no run time (RFC 3339)"
     )
-    p.add_argument("--fail-on-regression", action="store_true", help="exit 1 on a regression")
-    _add_direction_options(p)
+    _add_comparison_options(p)
     p.set_defaults(handler=_cmd_persist)
     add_common_options(p)
 
     p = verbs.add_parser("compare", help="compare the newest run of each suite with a baseline")
     p.add_argument("--suite", help="only this suite")
-    p.add_argument(
-        "--against",
-        default="previous",
-        metavar="previous|best|ID",
-        help="baseline: the previous run, the best earlier value, or an entry id",
-    )
-    p.add_argument("--fail-on-regression", action="store_true", help="exit 1 on a regression")
-    _add_direction_options(p)
+    _add_comparison_options(p)
     p.set_defaults(handler=_cmd_compare)
     add_common_options(p)
 

@@ -65,3 +65,13 @@ def add_common_options(parser: Any) -> None:
         "--json", action="store_true", default=argparse.SUPPRESS, help="JSON output"
     )
     parser.add_argument("--index", metavar="PATH", default=argparse.SUPPRESS, help="index file")
+
+
+def add_now_option(parser: Any) -> None:
+    """`--now DATE`: run as if it were this instant (read with `store_commands.parse_now`)."""
+    parser.add_argument("--now", metavar="DATE", help="pretend it is this instant (RFC 3339)")
+
+
+def add_author_option(parser: Any) -> None:
+    """`--author`: who writes the entry (default from `store_commands.default_author`)."""
+    parser.add_argument("--author", help="author (default: $RIVERBED_AUTHOR or your login)")
