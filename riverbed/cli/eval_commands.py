@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import subprocess
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from riverbed.cli.output import Context, add_common_options, emit_json, plural, table
+from riverbed.gitio import git_line
 
 if TYPE_CHECKING:
     from riverbed.evals.compare import SuiteComparison
@@ -17,26 +17,14 @@ if TYPE_CHECKING:
     from riverbed.evals.history import EvalRecord
 
 
-def _git(*args: str) -> str | None:
-    """One line of `git` output in the current directory, or None (no git, no repository)."""
-    try:
-        done = subprocess.run(
-            ["git", *args], capture_output=True, text=True, timeout=5, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    value = done.stdout.strip()
-    return value if done.returncode == 0 and value and value != "HEAD" else None
-
-
 def fallback_commit() -> str | None:
     """$GITHUB_SHA, else `git rev-parse HEAD` (used only when neither flag nor file says)."""
-    return os.environ.get("GITHUB_SHA") or _git("rev-parse", "HEAD")
+    return os.environ.get("GITHUB_SHA") or git_line("rev-parse", "HEAD")
 
 
 def fallback_branch() -> str | None:
     """$GITHUB_REF_NAME, else the checked-out branch."""
-    return os.environ.get("GITHUB_REF_NAME") or _git("rev-parse", "--abbrev-ref", "HEAD")
+    return os.environ.get("GITHUB_REF_NAME") or git_line("rev-parse", "--abbrev-ref", "HEAD")
 
 
 def _directions(args: argparse.Namespace) -> Directions:
