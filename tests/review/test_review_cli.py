@@ -40,31 +40,13 @@ def test_review_suppress_review_on_real_ruff(ruff_sarif: Path) -> None:
     unused_os = data["kept"][0]
     assert (unused_os["ruleId"], unused_os["line"]) == ("F401", 1)
 
-    added = riverbed(
-        "suppress",
-        unused_os["fingerprint"],
-        "--reason",
-        "re-exported",
-        "--type",
-        "accepted_risk",
-        "--file",
-        "mod.py",
-        cwd=cwd,
-    )
+    suppress = ("suppress", unused_os["fingerprint"], "--reason", "re-exported")
+    suppress += ("--type", "accepted_risk", "--file", "mod.py")
+    added = riverbed(*suppress, cwd=cwd)
     assert added.returncode == 0 and added.stdout.startswith(
         "added suppression-" + unused_os["fingerprint"]
     )
-    again = riverbed(
-        "suppress",
-        unused_os["fingerprint"],
-        "--reason",
-        "re-exported",
-        "--type",
-        "accepted_risk",
-        "--file",
-        "mod.py",
-        cwd=cwd,
-    )
+    again = riverbed(*suppress, cwd=cwd)
     assert "is already in effect" in again.stdout and "nothing written" in again.stdout
     rule = riverbed(
         "suppress",
