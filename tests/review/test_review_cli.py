@@ -40,8 +40,17 @@ def test_review_suppress_review_on_real_ruff(ruff_sarif: Path) -> None:
     unused_os = data["kept"][0]
     assert (unused_os["ruleId"], unused_os["line"]) == ("F401", 1)
 
-    suppress = ("suppress", unused_os["fingerprint"], "--reason", "re-exported")
-    suppress += ("--type", "accepted_risk", "--file", "mod.py")
+    fp = unused_os["fingerprint"]
+    suppress = (
+        "suppress",
+        fp,
+        "--reason",
+        "re-exported",
+        "--type",
+        "accepted_risk",
+        "--file",
+        "mod.py",
+    )
     added = riverbed(*suppress, cwd=cwd)
     assert added.returncode == 0 and added.stdout.startswith(
         "added suppression-" + unused_os["fingerprint"]
