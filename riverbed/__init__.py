@@ -21,37 +21,53 @@ from riverbed.errors import (
     StoreWriteError,
     UsageError,
 )
-from riverbed.expiry import effective_expiry, is_expired, parse_expires_at
-from riverbed.lifecycle import ExpireReport
-from riverbed.merge import MergeResult, merge_indexes
-from riverbed.query import query_memory
-from riverbed.store import (
-    AppendReport,
-    RiverbedWarning,
-    append_entries,
-    append_entry,
-    archive_entry,
-    expire_entries,
-    load_memory,
-    supersede,
-    validate_index,
-)
 
 if TYPE_CHECKING:
+    from riverbed.expiry import effective_expiry, is_expired, parse_expires_at
     from riverbed.findings import Finding, read_findings
     from riverbed.fingerprint import compute_fingerprint
+    from riverbed.lifecycle import ExpireReport
+    from riverbed.merge import MergeResult, merge_indexes
     from riverbed.prompt_context import format_memory_for_prompt
+    from riverbed.query import query_memory
     from riverbed.review_memory import (
         ReviewMemory,
         find_active_suppressions,
         load_review_memory,
         should_resurface,
     )
+    from riverbed.store import (
+        AppendReport,
+        RiverbedWarning,
+        append_entries,
+        append_entry,
+        archive_entry,
+        expire_entries,
+        load_memory,
+        supersede,
+        validate_index,
+    )
     from riverbed.suppression import SuppressionResult, apply_suppressions
     from riverbed.suppression_store import create_suppression, revoke_suppression
 
-#: Review-memory names, imported on first use so `riverbed --version` stays fast.
+#: Public names, imported on first use so `riverbed --version` stays fast.
 _LAZY = {
+    "effective_expiry": "riverbed.expiry",
+    "is_expired": "riverbed.expiry",
+    "parse_expires_at": "riverbed.expiry",
+    "ExpireReport": "riverbed.lifecycle",
+    "MergeResult": "riverbed.merge",
+    "merge_indexes": "riverbed.merge",
+    "query_memory": "riverbed.query",
+    "AppendReport": "riverbed.store",
+    "RiverbedWarning": "riverbed.store",
+    "append_entries": "riverbed.store",
+    "append_entry": "riverbed.store",
+    "archive_entry": "riverbed.store",
+    "expire_entries": "riverbed.store",
+    "load_memory": "riverbed.store",
+    "supersede": "riverbed.store",
+    "validate_index": "riverbed.store",
     "Finding": "riverbed.findings",
     "read_findings": "riverbed.findings",
     "compute_fingerprint": "riverbed.fingerprint",

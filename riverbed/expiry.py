@@ -46,6 +46,12 @@ def parse_expires_at(value: str) -> datetime:
     """Parse an RFC 3339 full-date or date-time into an aware UTC datetime, or raise."""
     if not isinstance(value, str):
         raise InvalidExpiresAt(value, "not a string")
+    return _parse(value)
+
+
+# Cached: an index repeats the same timestamps, and sorting or filtering parses them often.
+@functools.lru_cache(maxsize=65536)
+def _parse(value: str) -> datetime:
     if len(value) > _MAX_LEN:
         raise InvalidExpiresAt(value[:_MAX_LEN] + "…", "too long")
     match = _FULL_DATE.fullmatch(value)

@@ -81,6 +81,15 @@ def directory_prefixes(path: str) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def _pattern_info(pattern: str) -> tuple[str, str, Callable[[str], object] | None]:
+    """(normalized pattern, literal directory prefix, matcher or None for a plain path)."""
+    pattern = normalize_path(pattern)
+    if not is_glob(pattern):
+        return pattern, "", None
+    return pattern, literal_prefix(pattern), _compile(pattern).fullmatch
+
+
 class GlobIndex(Generic[T]):
     """Patterns looked up by exact path and by literal directory prefix (no full scan)."""
 
@@ -91,24 +100,32 @@ class GlobIndex(Generic[T]):
 
     def add(self, pattern: str, value: T) -> None:
         """Index `value` under one pattern (a value may be added under several)."""
-        pattern = normalize_path(pattern)
+        pattern, prefix, matcher = _pattern_info(pattern)
         self._count += 1
-        if not is_glob(pattern):
+        if matcher is None:
             self._exact.setdefault(pattern, []).append((self._count, pattern, value))
             return
-        matcher = _compile(pattern).fullmatch
-        bucket = self._by_prefix.setdefault(literal_prefix(pattern), [])
-        bucket.append((self._count, pattern, matcher, value))
+        self._by_prefix.setdefault(prefix, []).append((self._count, pattern, matcher, value))
 
     def matches(self, path: str) -> list[tuple[T, str]]:
         """(value, pattern) for every pattern matching `path`, in the order they were added."""
-        path = normalize_path(path)
-        hits = [(n, p, v) for n, p, v in self._exact.get(path, ())]
-        for prefix in directory_prefixes(path):
-            for n, pattern, matcher, value in self._by_prefix.get(prefix, ()):
-                if matcher(path) is not None:
-                    hits.append((n, pattern, value))
-        hits.sort(key=lambda hit: hit[0])
+        if "\\" in path or path.startswith("./"):
+            path = normalize_path(path)
+        exact = self._exact.get(path)
+        hits = list(exact) if exact else []
+        by_prefix = self._by_prefix
+        start = 0
+        while True:
+            # Walk `""`, `a/`, `a/b/` … without building the list of prefixes.
+            bucket = by_prefix.get(path[:start])
+            if bucket:
+                hits.extend((n, p, v) for n, p, matcher, v in bucket if matcher(path) is not None)
+            slash = path.find("/", start)
+            if slash == -1:
+                break
+            start = slash + 1
+        if len(hits) > 1:
+            hits.sort(key=lambda hit: hit[0])
         return [(value, pattern) for _, pattern, value in hits]
 
 

@@ -23,7 +23,12 @@ from riverbed.model import (
     metadata,
 )
 from riverbed.review_memory import load_review_memory, revoked_ids
-from riverbed.tensions import DECISION_TYPES, find_tensions, suppression_files, suppression_key
+from riverbed.tensions import (
+    DECISION_TYPES,
+    find_tensions_bounded,
+    suppression_files,
+    suppression_key,
+)
 
 EXPIRING_WINDOW_DAYS: Final = 14
 RECENT_WINDOW_DAYS: Final = 14
@@ -191,6 +196,10 @@ def status_data(
         if (_last_touched(e) or _NEVER) >= since
     ]
     totals = Counter(entry_status(e) for e in entries)
+    found, truncated = find_tensions_bounded(entries, live, revoked)
+    tensions = _capped(found, limit)
+    if truncated:
+        tensions["note"] = truncated
     return {
         "path": path,
         "now": format_timestamp(now),
@@ -199,7 +208,7 @@ def status_data(
         "byType": {t: dict(c) for t, c in sorted(by_type.items())},
         "limit": limit,
         "salient": _salient(index, live, limit),
-        "tensions": _capped(find_tensions(entries, live, revoked), limit),
+        "tensions": tensions,
         "expiringWithinDays": EXPIRING_WINDOW_DAYS,
         "expiring": _capped([item for _, item in expiring], limit),
         "unparseableExpiries": _capped(unparseable, limit),

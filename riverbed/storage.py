@@ -37,14 +37,15 @@ def parse_index_bytes(data: bytes, source: str) -> Index:
     problems = structural_problems(document, limit=1)
     if problems:
         raise CorruptIndexError(source, problems[0])
-    seen: set[str] = set()
-    for position, entry in enumerate(document["entries"]):
-        entry_id = entry["id"]
-        if entry_id in seen:
-            raise CorruptIndexError(
-                source, f"$.entries[{position}]: duplicate id {entry_id!r} (ids must be unique)"
-            )
-        seen.add(entry_id)
+    ids = [entry["id"] for entry in document["entries"]]
+    if len(set(ids)) != len(ids):
+        seen: set[str] = set()
+        for position, entry_id in enumerate(ids):
+            if entry_id in seen:
+                raise CorruptIndexError(
+                    source, f"$.entries[{position}]: duplicate id {entry_id!r} (ids must be unique)"
+                )
+            seen.add(entry_id)
     index: Index = document
     return index
 

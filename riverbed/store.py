@@ -36,7 +36,9 @@ class AppendReport:
 def date_warnings(index: Index) -> list[str]:
     """One warning per entry whose effective expiry is not a valid RFC 3339 date."""
     out = []
-    for entry in index["entries"]:
+    # Only entries that carry an expiry are looked at: most carry none.
+    dated = [e for e in index["entries"] if "expiresAt" in e or "expiresAt" in e.get("context", ())]
+    for entry in dated:
         value = effective_expiry(entry)
         if value is not None and not is_valid_date(value):
             out.append(

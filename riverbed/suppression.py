@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -109,18 +108,22 @@ def _usable(entry: Entry, now: datetime) -> str | None:
     algo = ctx.get("fingerprintAlgo")
     if algo is not None and algo != "v1" and "match" not in ctx:
         return f"fingerprintAlgo {algo!r} is not v1"
-    if expiry_status(entry, now)[0]:
+    if ("expiresAt" in entry or "expiresAt" in ctx) and expiry_status(entry, now)[0]:
         return "expired"
     return None
+
+
+#: How a candidate matched: by fingerprint, by rule alone, or by rule and one path glob.
+_Match = tuple[Entry, str, str | None]
 
 
 class _Index:
     """Suppressions by fingerprint, and by rule then path glob: no scan of every suppression."""
 
     def __init__(self, suppressions: Iterable[Entry], now: datetime) -> None:
-        self.by_fingerprint: dict[str, list[Entry]] = defaultdict(list)
-        self.any_path: dict[str, list[tuple[int, Entry]]] = defaultdict(list)
-        self.by_path: dict[str, GlobIndex[tuple[int, Entry]]] = defaultdict(GlobIndex)
+        self.by_fingerprint: dict[str, list[Entry]] = {}
+        self.any_path: dict[str, list[tuple[int, Entry]]] = {}
+        self.by_path: dict[str, GlobIndex[tuple[int, Entry]]] = {}
         self.ignored: list[str] = []
         for position, entry in enumerate(suppressions):
             why = _usable(entry, now)
@@ -128,44 +131,54 @@ class _Index:
                 ident = entry.get("id") if isinstance(entry, dict) else None
                 self.ignored.append(f"suppression {ident!r} not applied: {why}")
                 continue
-            ctx = context(entry)
+            ctx = entry["context"]
             fingerprint = ctx.get("fingerprint")
             if isinstance(fingerprint, str):
-                self.by_fingerprint[fingerprint].append(entry)
+                self.by_fingerprint.setdefault(fingerprint, []).append(entry)
             match = ctx.get("match")
             if isinstance(match, dict) and isinstance(match.get("ruleId"), str):
+                rule = match["ruleId"]
                 paths = match.get("paths")
                 globs = [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
                 if not globs:
-                    self.any_path[match["ruleId"]].append((position, entry))
+                    self.any_path.setdefault(rule, []).append((position, entry))
+                    continue
+                index = self.by_path.get(rule)
+                if index is None:
+                    index = self.by_path[rule] = GlobIndex()
                 for pattern in dict.fromkeys(globs):
-                    self.by_path[match["ruleId"]].add(pattern, (position, entry))
+                    index.add(pattern, (position, entry))
 
-    def candidates(self, finding: Finding) -> list[tuple[Entry, str]]:
-        """Matching suppressions with how each matched; fingerprint matches first."""
-        out: list[tuple[Entry, str]] = []
-        seen: set[int] = set()
-        for entry in self.by_fingerprint.get(finding.fingerprint, ()):
-            seen.add(id(entry))
-            out.append((entry, f"fingerprint {finding.fingerprint} matches"))
+    def candidates(self, finding: Finding) -> list[_Match]:
+        """Matching suppressions (entry, rule, glob); fingerprint matches first."""
+        by_fp = self.by_fingerprint.get(finding.fingerprint)
         rule = finding.rule_id
-        if rule is None:
-            return out
-        by_rule: list[tuple[int, Entry, str]] = [
-            (position, entry, f"rule {rule} matches (any path)")
-            for position, entry in self.any_path.get(rule, ())
-        ]
-        globs = self.by_path.get(rule)
-        if globs is not None and finding.file is not None:
-            by_rule.extend(
-                (position, entry, f"rule {rule} and path glob {pattern!r} match")
-                for (position, entry), pattern in globs.matches(finding.file)
-            )
-        for _, entry, how in sorted(by_rule, key=lambda item: item[0]):
+        any_path = globs = None
+        if rule is not None:
+            any_path = self.any_path.get(rule)
+            globs = self.by_path.get(rule)
+        by_glob = globs.matches(finding.file) if globs is not None and finding.file else None
+        if not (by_fp or any_path or by_glob):
+            return []
+        out: list[_Match] = [(entry, "", None) for entry in by_fp or ()]
+        by_rule: list[tuple[int, Entry, str | None]] = [(p, e, None) for p, e in any_path or ()]
+        by_rule.extend((p, e, pattern) for (p, e), pattern in by_glob or ())
+        if len(by_rule) > 1:
+            by_rule.sort(key=lambda item: item[0])
+        seen = {id(entry) for entry in by_fp or ()}
+        for _, entry, pattern in by_rule:
             if id(entry) not in seen:
                 seen.add(id(entry))
-                out.append((entry, how))
+                out.append((entry, rule or "", pattern))
         return out
+
+
+def _how(finding: Finding, rule: str, pattern: str | None) -> str:
+    if not rule:
+        return f"fingerprint {finding.fingerprint} matches"
+    if pattern is None:
+        return f"rule {rule} matches (any path)"
+    return f"rule {rule} and path glob {pattern!r} match"
 
 
 def _decision(
@@ -196,7 +209,8 @@ def apply_suppressions(
     for position, finding in enumerate(findings):
         refused: list[SuppressionDecision] = []
         chosen: SuppressionDecision | None = None
-        for entry, how in index.candidates(finding):
+        for entry, rule, pattern in index.candidates(finding):
+            how = _how(finding, rule, pattern)
             refusal = guard_refusal(finding.severity, entry)
             if refusal is None:
                 chosen = _decision(finding, position, entry, "suppressed", how)

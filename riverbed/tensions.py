@@ -68,6 +68,24 @@ def _literal_dir(path: str) -> str:
     return path[: path.rfind("/", 0, cut) + 1]
 
 
+class _Budget:
+    """How many file comparisons the search may still make (None: unlimited)."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.left = limit
+        self.exhausted = False
+
+    def spend(self) -> bool:
+        """Take one comparison; False once the budget is gone."""
+        if self.left is None:
+            return True
+        if self.left <= 0:
+            self.exhausted = True
+            return False
+        self.left -= 1
+        return True
+
+
 class _PathIndex:
     """Guidance files by literal directory, to find which can overlap a given path or glob."""
 
@@ -92,13 +110,15 @@ class _PathIndex:
                 break
             yield from self.groups[key]
 
-    def overlaps(self, paths: list[str]) -> dict[int, str]:
+    def overlaps(self, paths: list[str], budget: _Budget) -> dict[int, str]:
         """owner → how one of `paths` overlaps one of its files (equal, or a glob matching)."""
         found: dict[int, str] = {}
         for a in paths:
             for b, owner in self._candidates(a):
                 if owner in found:
                     continue
+                if not budget.spend():
+                    return found
                 if normalize_path(a) == normalize_path(b):
                     found[owner] = a
                 elif glob_match(a, b):
@@ -108,7 +128,7 @@ class _PathIndex:
         return found
 
 
-def _against_guidance(live: list[Entry]) -> Iterator[dict[str, Any]]:
+def _against_guidance(live: list[Entry], budget: _Budget) -> Iterator[dict[str, Any]]:
     guidance = [e for e in live if e.get("type") in GUIDANCE_TYPES]
     mentions: dict[str, list[int]] = {}
     for position, entry in enumerate(guidance):
@@ -120,7 +140,7 @@ def _against_guidance(live: list[Entry]) -> Iterator[dict[str, Any]]:
         rule = suppression_rule(suppression)
         if rule:
             why.update((p, f"same rule {rule}") for p in mentions.get(rule.casefold(), ()))
-        for position, shared in files.overlaps(suppression_files(suppression)).items():
+        for position, shared in files.overlaps(suppression_files(suppression), budget).items():
             why.setdefault(position, f"same files {shared}")
         for position in sorted(why):
             other = guidance[position]
@@ -177,9 +197,34 @@ def find_tensions(
     entries: list[Entry], in_force: set[str], revoked: dict[str, str]
 ) -> list[dict[str, Any]]:
     """Every open tension, as `{kind, ids, detail}`: guidance clashes, rival successors, returns."""
+    return find_tensions_bounded(entries, in_force, revoked, max_comparisons=None)[0]
+
+
+#: File comparisons `status` allows itself: a memory where broad globs overlap thousands of
+#: entries would otherwise take minutes to list millions of pairs nobody reads.
+DEFAULT_MAX_COMPARISONS: Final = 200_000
+
+
+def find_tensions_bounded(
+    entries: list[Entry],
+    in_force: set[str],
+    revoked: dict[str, str],
+    *,
+    max_comparisons: int | None = DEFAULT_MAX_COMPARISONS,
+) -> tuple[list[dict[str, Any]], str | None]:
+    """Tensions found within a budget of file comparisons, and a note when it ran out."""
     live = [e for e in entries if e["id"] in in_force]
-    return [
-        *_against_guidance(live),
+    budget = _Budget(max_comparisons)
+    found = [
+        *_against_guidance(live, budget),
         *_competing(entries, live),
         *_resuppressed(entries, in_force, revoked),
     ]
+    note = None
+    if budget.exhausted:
+        note = (
+            f"the file-overlap search stopped after {max_comparisons:,} comparisons; "
+            f"{len(found):,} tensions found so far, more may exist (narrow broad relatedFiles "
+            "globs such as `src/**` to make the search complete)"
+        )
+    return found, note

@@ -77,10 +77,16 @@ class ActionConfig:
     artifact_name: str
     retention_days: int
     trusted_events: tuple[str, ...]
-    eval_results: Path | None
+    #: persist mode: the `eval-results` text (a path, a glob, or several, one per line).
+    eval_results: str | None
     phase: str | None
     findings: Path | None
     zip_limits: ZipLimits = field(default_factory=ZipLimits)
+    #: The commit and branch the run is for (GITHUB_SHA, GITHUB_REF_NAME), when set.
+    sha: str | None = None
+    ref_name: str | None = None
+    #: `GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT`: tells apart eval runs of one commit.
+    run_attempt: str | None = None
     #: Every `INPUT_*` variable as given (trimmed), for modes that read inputs of their own.
     input_env: Mapping[str, str] = field(default_factory=dict)
 
@@ -192,6 +198,12 @@ def _repository_id(env: Mapping[str, str]) -> int | None:
     return int(text)
 
 
+def _run_attempt(env: Mapping[str, str]) -> str | None:
+    run_id = env.get("GITHUB_RUN_ID", "").strip()
+    attempt = env.get("GITHUB_RUN_ATTEMPT", "").strip()
+    return f"{run_id}-{attempt}" if run_id and attempt else None
+
+
 def build_config(read_input: InputReader, env: Mapping[str, str]) -> ActionConfig:
     """Validate inputs (via `read_input`) and the runner environment into an ActionConfig."""
     inputs = {name: (read_input(name) or default) for name, default in INPUT_DEFAULTS.items()}
@@ -235,9 +247,12 @@ def build_config(read_input: InputReader, env: Mapping[str, str]) -> ActionConfi
         artifact_name=parse_artifact_name(inputs["artifact-name"]),
         retention_days=parse_retention_days(inputs["retention-days"]),
         trusted_events=parse_trusted_events(inputs["trusted-events"]),
-        eval_results=_workspace_path(workspace, inputs["eval-results"], "eval-results"),
+        eval_results=inputs["eval-results"] or None,
         phase=phase,
         findings=_workspace_path(workspace, inputs["findings"], "findings"),
+        sha=env.get("GITHUB_SHA", "").strip() or None,
+        ref_name=env.get("GITHUB_REF_NAME", "").strip() or None,
+        run_attempt=_run_attempt(env),
         input_env=types.MappingProxyType(
             {k: v.strip() for k, v in env.items() if k.startswith("INPUT_")}
         ),

@@ -1,71 +1,67 @@
-"""The `eval-results` input → entries to append: the one seam where the evals package plugs in.
+"""The `eval-results` input of persist mode: the one seam where the evals package plugs in.
 
-When `riverbed.evals` defines `action_hook(path: Path, *, now: datetime) -> list[Entry]`,
-that function reads the file (its formats are the evals package's business). Until then
-the input is a JSON list of index entries.
+`riverbed.evals.action_hook.persist_eval_results` reads the files (path, glob, or several;
+formats detected or named by `eval-format`), appends one entry per run through the store,
+compares each suite with its previous run and renders the summary block with the chart.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from collections.abc import Callable
-from datetime import datetime
+import types
+from collections.abc import Mapping
 from pathlib import Path
-from typing import cast
 
-from riverbed.errors import InputFormatError
-from riverbed.jsonformat import loads
-from riverbed.model import Entry
+from riverbed.action.context import ActionContext
+from riverbed.action.memory_job import AppendOutcome
+from riverbed.errors import ActionConfigError
 
-#: The module and function the evals package provides to take over `eval-results`.
-HOOK_MODULE = "riverbed.evals"
-HOOK_NAME = "action_hook"
-MAX_EVAL_BYTES = 50 * 1024 * 1024
-
-Hook = Callable[..., list[Entry]]
-
-
-def find_hook() -> Hook | None:
-    """`riverbed.evals.action_hook` when the evals package provides it, else None."""
-    if importlib.util.find_spec(HOOK_MODULE) is None:
-        return None
-    module = importlib.import_module(HOOK_MODULE)
-    hook = getattr(module, HOOK_NAME, None)
-    return cast(Hook, hook) if callable(hook) else None
+#: Defaults of the inputs only persist mode reads (action.yml carries the same).
+EVAL_INPUT_DEFAULTS: Mapping[str, str] = types.MappingProxyType(
+    {"eval-format": "auto", "fail-on-regression": "false"}
+)
+_TRUE = ("true", "True", "TRUE")
+_FALSE = ("false", "False", "FALSE")
 
 
-def read_entry_list(path: Path) -> list[Entry]:
-    """A JSON file holding a list of index entries (the format before the evals package)."""
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_EVAL_BYTES + 1)
-    except FileNotFoundError:
-        raise InputFormatError(f"input eval-results: {path} does not exist") from None
-    except OSError as exc:
-        raise InputFormatError(f"input eval-results: {path}: {exc.strerror}") from None
-    if len(data) > MAX_EVAL_BYTES:
-        raise InputFormatError(f"input eval-results: {path} is larger than {MAX_EVAL_BYTES} bytes")
-    try:
-        document = loads(data)
-    except ValueError as exc:
-        raise InputFormatError(f"input eval-results: {path}: invalid JSON ({exc})") from None
-    if not isinstance(document, list):
-        raise InputFormatError(
-            f"input eval-results: {path}: expected a JSON list of entries, "
-            f"got {type(document).__name__}"
-        )
-    for position, entry in enumerate(document):
-        if not isinstance(entry, dict):
-            raise InputFormatError(
-                f"input eval-results: {path}: $[{position}] is not an entry object"
-            )
-    return cast(list[Entry], document)
+def eval_input(context: ActionContext, name: str) -> str:
+    """An eval input, trimmed, or its default."""
+    return context.config.input(name).strip() or EVAL_INPUT_DEFAULTS[name]
 
 
-def eval_entries(path: Path, *, now: datetime) -> list[Entry]:
-    """Entries to append for the `eval-results` file, via the evals hook when present."""
-    hook = find_hook()
-    if hook is not None:
-        return hook(path, now=now)
-    return read_entry_list(path)
+def fail_on_regression(context: ActionContext) -> bool:
+    """The `fail-on-regression` input as a YAML 1.2 core boolean."""
+    text = eval_input(context, "fail-on-regression")
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ActionConfigError(f"input fail-on-regression: {text!r} is not true or false")
+
+
+def persist_evals(context: ActionContext, index_path: Path) -> AppendOutcome:
+    """Append the `eval-results` runs to the index at `index_path` and report on them."""
+    from riverbed.evals.action_hook import persist_eval_results
+
+    config = context.config
+    report = persist_eval_results(
+        index_path,
+        config.eval_results or "",
+        now=context.now,
+        fmt=eval_input(context, "eval-format"),
+        commit=config.sha,
+        branch=config.ref_name,
+        attempt=config.run_attempt,
+        base_dir=str(config.workspace),
+        on_warning=context.runner.warning,
+    )
+    context.runner.info(
+        f"eval results: {len(report.files)} file(s), {len(report.appended)} run(s) appended, "
+        f"{len(report.unchanged)} already in memory, {report.regressions} regression(s)"
+    )
+    return AppendOutcome(
+        appended=report.appended,
+        unchanged=report.unchanged,
+        markdown=report.markdown,
+        outputs=types.MappingProxyType(report.outputs()),
+        regressions=report.regressions,
+    )

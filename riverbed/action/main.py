@@ -12,7 +12,8 @@ from typing import Any
 from riverbed.action.config import ActionConfig, risky_trusted_events
 from riverbed.action.context import ActionContext
 from riverbed.action.runner import Runner
-from riverbed.errors import ActionConfigError
+from riverbed.action.summary import md
+from riverbed.errors import ActionConfigError, RiverbedError
 from riverbed.expiry import utc_now
 from riverbed.github.client import GitHubSettings
 
@@ -63,6 +64,18 @@ def run_action(
     )
     try:
         code: int = module.run(context)
+    except RiverbedError as exc:
+        runner.append_summary(failure_summary(config.mode, exc))
+        raise
     finally:
         context.close()
     return code
+
+
+def failure_summary(mode: str, error: RiverbedError) -> str:
+    """The job summary of a failed run: what failed, and that nothing was uploaded."""
+    return (
+        f"## riverbed memory · {mode} · failed\n\n"
+        f"{md(str(error))}\n\n"
+        "Nothing was staged or uploaded; the memory artifact from earlier runs is unchanged.\n"
+    )

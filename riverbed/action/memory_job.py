@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -13,14 +13,28 @@ from riverbed.action.context import ActionContext
 from riverbed.action.restore import Restored, newer_trusted, restore_memory, trust_check
 from riverbed.expiry import effective_expiry, instant_or_none
 from riverbed.merge import merge_indexes
-from riverbed.model import Entry, Index, entry_status, entry_title
+from riverbed.model import Index, entry_status, entry_title
 from riverbed.storage import locked, read_index, update_index, write_index_atomic
-from riverbed.store import AppendReport, append_entries, expire_entries
+from riverbed.store import expire_entries
 
 #: How many upcoming expiries the summary lists.
 NEXT_EXPIRIES_SHOWN = 5
 
-EntrySource = Callable[[ActionContext], list[Entry]]
+
+@dataclass(frozen=True)
+class AppendOutcome:
+    """What an append step (eval results) added, for outputs and the job summary."""
+
+    appended: tuple[str, ...] = ()
+    unchanged: tuple[str, ...] = ()
+    #: A job-summary section of the append step's own (Markdown it rendered).
+    markdown: str = ""
+    outputs: Mapping[str, str] = field(default_factory=dict)
+    regressions: int = 0
+
+
+#: An append step: adds entries to the working index at the path, through the store.
+Appender = Callable[[ActionContext, Path], AppendOutcome]
 
 
 @dataclass(frozen=True)
@@ -41,8 +55,7 @@ class MemoryReport:
     entries: int
     active: int
     archived: tuple[tuple[str, str], ...]
-    appended: tuple[str, ...]
-    unchanged: tuple[str, ...]
+    added: AppendOutcome
     warnings: tuple[str, ...]
     merged_from: str | None
     merge_notes: tuple[str, ...]
@@ -79,7 +92,7 @@ def _clear(path: Path) -> None:
 
 
 def run_memory_job(
-    context: ActionContext, *, mode: str, new_entries: EntrySource | None = None
+    context: ActionContext, *, mode: str, append: Appender | None = None
 ) -> MemoryReport:
     """Restore, expire, append, merge anything newer, then stage the index for upload.
 
@@ -90,6 +103,11 @@ def run_memory_job(
     staged, work = config.staged_path, config.work_path
     _clear(staged)
     _clear(work)
+    if config.event_name and config.event_name not in config.trusted_events:
+        runner.warning(
+            f"this run's event {config.event_name!r} is not in trusted-events, so later runs "
+            "will not restore the memory it uploads"
+        )
     check = trust_check(context)
     with runner.group("riverbed: restore memory"):
         restored = restore_memory(context, check)
@@ -98,10 +116,7 @@ def run_memory_job(
         runner.info(f"restored from {restored.description}")
     _stage(work, restored.index)
     expired = expire_entries(work, now=now)
-    appended = AppendReport()
-    if new_entries is not None:
-        entries = new_entries(context)
-        appended = append_entries(work, entries, now=now)
+    added = AppendOutcome() if append is None else append(context, work)
     merged_from: str | None = None
     merge_notes: tuple[str, ...] = ()
     conflicts: tuple[str, ...] = ()
@@ -128,8 +143,7 @@ def run_memory_job(
         entries=len(final["entries"]),
         active=sum(1 for e in final["entries"] if entry_status(e) == "active"),
         archived=archived,
-        appended=appended.appended,
-        unchanged=appended.unchanged,
+        added=added,
         warnings=tuple(dict.fromkeys(expired.warnings + late.warnings)),
         merged_from=merged_from,
         merge_notes=merge_notes,
@@ -163,5 +177,7 @@ def write_outputs(context: ActionContext, report: MemoryReport) -> None:
     runner.set_output("upload", True)
     runner.set_output("entries", report.entries)
     runner.set_output("archived", len(report.archived))
-    runner.set_output("appended", len(report.appended))
+    runner.set_output("appended", len(report.added.appended))
     runner.set_output("restored-from", report.restored.output)
+    for name, value in report.added.outputs.items():
+        runner.set_output(name, value)

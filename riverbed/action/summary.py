@@ -54,19 +54,20 @@ def render_summary(report: MemoryReport) -> str:
         "| entries | active | archived now | appended | warnings |",
         "|---|---|---|---|---|",
         f"| {report.entries} | {report.active} | {len(report.archived)} | "
-        f"{len(report.appended)} | {len(report.warnings)} |",
+        f"{len(report.added.appended)} | {len(report.warnings)} |",
         "",
     ]
     if report.archived:
         out += ["### Archived (expired)", ""]
         archived = [(code(entry_id), md(title)) for entry_id, title in report.archived]
         out += [*_table(("id", "title"), archived, "archived entries"), ""]
-    if report.appended or report.unchanged:
+    added = report.added
+    if added.appended or added.unchanged:
         out += ["### Appended", ""]
-        out += _bullets([f"{entry_id}" for entry_id in report.appended], "entries")
-        if report.unchanged:
+        out += _bullets(list(added.appended), "entries")
+        if added.unchanged:
             out.append(
-                f"- {len(report.unchanged)} entr{'y' if len(report.unchanged) == 1 else 'ies'} "
+                f"- {len(added.unchanged)} entr{'y' if len(added.unchanged) == 1 else 'ies'} "
                 "already present and identical (not appended again)"
             )
         out.append("")
@@ -78,6 +79,9 @@ def render_summary(report: MemoryReport) -> str:
         out.append("")
     if report.warnings:
         out += ["### Warnings", "", *_bullets(report.warnings, "warnings"), ""]
+    if added.markdown:
+        # Rendered by the evals package from parsed numbers; its chart is Markdown/Mermaid.
+        out += [added.markdown.rstrip("\n"), ""]
     out += ["### Restore", "", *_bullets(restored.notes, "notes"), ""]
     out += ["### Next expiries", ""]
     if report.upcoming:

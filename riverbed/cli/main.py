@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "riverbed.cli.review_commands",
     "riverbed.cli.eval_commands",
     "riverbed.cli.agent_commands",
+    "riverbed.cli.demo_command",
 )
 
 

@@ -59,6 +59,8 @@ def render_status(data: dict[str, Any]) -> str:
     tensions = data["tensions"]
     lines += ["", _heading("Open tensions", tensions)]
     lines += [f"  ! [{t['kind']}] {t['detail']}" for t in tensions["items"]]
+    if tensions.get("note"):
+        lines.append(f"  note: {tensions['note']}")
     expiring = data["expiring"]
     lines += ["", _heading(f"Expiring within {data['expiringWithinDays']} days", expiring)]
     if expiring["items"]:

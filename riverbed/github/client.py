@@ -175,12 +175,14 @@ class GitHubClient:
                 f"{what}: GitHub API at {self.api_url} kept failing after "
                 f"{self.settings.retries} retries ({exc}); re-run the job later"
             ) from None
-        except requests.exceptions.Timeout:
-            raise GitHubError(
-                f"{what}: GitHub API at {self.api_url} did not answer within "
-                f"{self.settings.timeout} s; re-run the job later"
-            ) from None
         except requests.exceptions.RequestException as exc:
+            # After retries urllib3 reports a read timeout as a connection error.
+            if isinstance(exc, requests.exceptions.Timeout) or "timed out" in str(exc):
+                raise GitHubError(
+                    f"{what}: GitHub API at {self.api_url} did not answer within "
+                    f"{self.settings.timeout} s ({self.settings.retries} retries); "
+                    "re-run the job later"
+                ) from None
             raise GitHubError(
                 f"{what}: could not reach GitHub API at {self.api_url} after "
                 f"{self.settings.retries} retries ({type(exc).__name__}); check GITHUB_API_URL "

@@ -66,11 +66,19 @@ def finding_line(finding: ReviewFinding, max_message: int = 500) -> str:
 def inline_comment_body(finding: ReviewFinding, max_message: int = 4000) -> str:
     """The body of one inline review comment, ending in its hidden finding marker."""
     evidence = f"\n\n{_EVIDENCE[finding.evidence]}" if finding.evidence in _EVIDENCE else ""
+    # The severity guard lets only accepted_risk hide major and critical findings, so the
+    # hint offers the command that will actually work for this one.
+    guarded = finding.severity in ("major", "critical")
+    command = (
+        '/riverbed suppress --type accepted_risk --reason "…"'
+        if guarded
+        else ('/riverbed suppress --reason "…"')
+    )
     return (
         f"**{inline(finding.severity, 20)}** · {_code(finding.rule_id)} · riverbed\n\n"
         f"{block(finding.message, max_message)}{evidence}\n\n"
         f"<sub>fingerprint {_code(finding.fingerprint, 64)} · reply "
-        '<code>/riverbed suppress --reason "…"</code> to hide it in future reviews</sub>\n'
+        f"<code>{command}</code> to hide it in future reviews</sub>\n"
         + format_finding_marker(
             finding.fingerprint,
             rule_id=finding.rule_id,

@@ -55,11 +55,16 @@ def test_inputs_are_trimmed_and_paths_resolved_against_the_workspace() -> None:
         INPUT_INDEX_PATH="/abs/index.json",
         GITHUB_API_URL="http://127.0.0.1:9/api/v3/",
         GITHUB_REPOSITORY_ID="1001",
+        GITHUB_SHA="abc123",
+        GITHUB_REF_NAME="main",
+        GITHUB_RUN_ID="77",
+        GITHUB_RUN_ATTEMPT="2",
     )
-    assert config.eval_results == Path("/work/space/out/evals.json")
+    assert config.eval_results == "out/evals.json"
     assert config.index_path == Path("/abs/index.json")
     assert config.api_url == "http://127.0.0.1:9/api/v3"
     assert config.repository_id == 1001
+    assert (config.sha, config.ref_name, config.run_attempt) == ("abc123", "main", "77-2")
 
 
 def test_extra_inputs_stay_readable_for_other_modes() -> None:
@@ -140,5 +145,5 @@ def test_missing_mode_module_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_every_available_mode_module_has_run() -> None:
-    for mode in ("persist", "expire"):
+    for mode in ("persist", "expire", "review", "comment"):
         assert callable(action_main.load_mode(mode).run)

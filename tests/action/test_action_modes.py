@@ -80,44 +80,83 @@ def test_untrusted_artifact_appearing_before_staging_is_not_merged(
     assert "Merged" not in run.summary
 
 
+def _envelope(commit: str, day: int, **scores: float) -> str:
+    """A River Reviewer `evaluate-all --json` envelope."""
+    return json.dumps(
+        {
+            "version": "0.9.0",
+            "timestamp": f"2026-11-{day:02d}T08:30:00.000Z",
+            "commit": commit,
+            "branch": "main",
+            "scores": scores,
+            "results": [{"name": "planner", "pass": True, "errors": []}],
+            "status": "pass",
+        }
+    )
+
+
+def _write(harness: ActionHarness, name: str, text: str) -> None:
+    path = harness.workspace / "evals" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
 def test_persist_appends_eval_results_and_is_idempotent(
     harness: ActionHarness, fake: FakeGitHub
 ) -> None:
     fake.add_artifact(files={"index.json": index_bytes(entry("existing"))})
-    results = [entry("eval-2026-11-30", entry_type="eval_result", title="Recall 0.92")]
-    (harness.workspace / "evals").mkdir(parents=True)
-    (harness.workspace / "evals" / "results.json").write_text(json.dumps(results))
-    run = harness.run(inputs={"eval-results": "evals/results.json"})
+    _write(harness, "run.json", _envelope("3f9c2ab", 20, planner_mrr=0.81))
+    run = harness.run(inputs={"eval-results": "evals/*.json"})
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.outputs["appended"] == "1"
-    assert run.staged_ids() == {"existing", "eval-2026-11-30"}
-    assert "eval-2026-11-30" in run.summary
+    assert run.outputs["eval-appended"] == "1"
+    assert run.outputs["eval-status"] == "pass"
+    assert run.outputs["eval-regressions"] == "0"
+    new_ids = run.staged_ids() - {"existing"}
+    (eval_id,) = new_ids
+    assert eval_id.startswith("eval-")
+    assert eval_id in run.summary
+    assert "riverbed: eval results" in run.summary
     # A re-run over an index that already holds the identical entry appends nothing.
     fake.add_artifact(files={"index.json": run.staged.read_bytes()})
-    again = harness.run(inputs={"eval-results": "evals/results.json"})
+    again = harness.run(inputs={"eval-results": "evals/*.json"})
     assert again.returncode == 0, again.stdout + again.stderr
     assert again.outputs["appended"] == "0"
     assert "already present and identical" in again.summary
 
 
-def test_persist_refuses_eval_results_with_a_secret(harness: ActionHarness) -> None:
-    leaky = entry("eval-leak", entry_type="eval_result")
-    leaky["content"] = "token ghp_" + "a" * 36
-    (harness.workspace).mkdir(parents=True, exist_ok=True)
-    (harness.workspace / "results.json").write_text(json.dumps([leaky]))
-    run = harness.run(inputs={"eval-results": "results.json"})
-    assert run.returncode == 2
-    assert not run.staged.exists()
-    assert "looks like a" in "\n".join(run.errors())
+def test_eval_regression_fails_only_when_asked_and_memory_still_uploads(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    _write(harness, "a.json", _envelope("aaaaaaa", 20, planner_mrr=0.9))
+    first = harness.run(inputs={"eval-results": "evals/a.json"})
+    assert first.returncode == 0, first.stdout + first.stderr
+    fake.add_artifact(files={"index.json": first.staged.read_bytes()})
+    _write(harness, "b.json", _envelope("bbbbbbb", 21, planner_mrr=0.5))
+    lenient = harness.run(inputs={"eval-results": "evals/b.json"})
+    assert lenient.returncode == 0, lenient.stdout + lenient.stderr
+    assert lenient.outputs["eval-regressions"] == "1"
+    assert lenient.outputs["eval-status"] == "regressed"
+    strict = harness.run(inputs={"eval-results": "evals/b.json", "fail-on-regression": "true"})
+    assert strict.returncode == 1
+    assert strict.outputs["upload"] == "true" and strict.staged.exists()
+    assert "regressed against the previous run" in "\n".join(strict.errors())
 
 
-def test_persist_reports_malformed_eval_results(harness: ActionHarness) -> None:
-    harness.workspace.mkdir(parents=True, exist_ok=True)
-    (harness.workspace / "results.json").write_text('{"not": "a list"}')
-    run = harness.run(inputs={"eval-results": "results.json"})
+def test_persist_reports_missing_eval_results_and_stages_nothing(harness: ActionHarness) -> None:
+    run = harness.run(inputs={"eval-results": "evals/*.json"})
     assert run.returncode == 2
-    assert "expected a JSON list of entries" in "\n".join(run.errors())
+    assert "matches no file" in "\n".join(run.errors())
     assert not run.staged.exists()
+
+
+def test_persist_refuses_a_bad_fail_on_regression_before_restoring(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    run = harness.run(inputs={"fail-on-regression": "yes"})
+    assert run.returncode == 2
+    assert "input fail-on-regression: 'yes'" in "\n".join(run.errors())
+    assert not fake.requests_to(r"/actions/artifacts")
 
 
 def test_expire_mode_on_schedule_always_stages(harness: ActionHarness, fake: FakeGitHub) -> None:
@@ -139,3 +178,22 @@ def test_explicit_mode_overrides_the_event(harness: ActionHarness) -> None:
     run = harness.run(event="push", inputs={"mode": "expire"})
     assert run.returncode == 0, run.stdout + run.stderr
     assert "riverbed memory · expire" in run.summary
+
+
+def test_persist_from_an_untrusted_event_warns_that_it_will_not_be_restored(
+    harness: ActionHarness,
+) -> None:
+    run = harness.run(event="workflow_run", inputs={"mode": "persist"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "::warning::this run's event 'workflow_run' is not in trusted-events" in run.stdout
+
+
+def test_eval_runs_are_named_by_the_runner_commit_and_attempt(harness: ActionHarness) -> None:
+    _write(harness, "run.json", _envelope("fromfile", 20, planner_mrr=0.8))
+    env = {"GITHUB_SHA": "c0ffee1234567890", "GITHUB_RUN_ID": "42", "GITHUB_RUN_ATTEMPT": "1"}
+    run = harness.run(inputs={"eval-results": "evals/run.json"}, extra_env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    (entry_id,) = run.staged_ids()
+    assert "c0ffee123456" in entry_id and "42-1" in entry_id
+    stored = run.staged_index["entries"][0]
+    assert stored["context"]["commit"] == "c0ffee1234567890"

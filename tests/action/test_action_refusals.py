@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import zipfile
 
-import pytest
 from action_support import ActionHarness, entry, index_bytes
 
 from riverbed.testing.fake_github import FakeGitHub
@@ -127,16 +125,26 @@ def test_bad_input_is_a_clear_config_error(harness: ActionHarness) -> None:
     assert run.returncode == 2
 
 
-@pytest.mark.parametrize("mode", ["review", "comment"])
-def test_mode_not_yet_available_is_a_clear_error(harness: ActionHarness, mode: str) -> None:
-    if importlib.util.find_spec(f"riverbed.action.mode_{mode}") is not None:
-        pytest.skip(f"mode {mode} exists now; its own tests cover it")
-    run = harness.run(inputs={"mode": mode})
-    _assert_failed_nothing_staged(run, f"mode {mode!r} is not available", "persist")
-
-
 def test_wrong_token_is_reported_without_leaking_it(harness: ActionHarness) -> None:
     run = harness.run(inputs={"github-token": "ghp_" + "x" * 36})
     _assert_failed_nothing_staged(run, "401", "github-token")
     assert "::add-mask::ghp_" in run.stdout
     assert run.stdout.count("ghp_") == 1  # only in the mask command
+
+
+def test_failure_is_also_in_the_job_summary(harness: ActionHarness, fake: FakeGitHub) -> None:
+    fake.add_artifact(files={"index.json": b"[]"})
+    run = harness.run()
+    assert run.returncode == 3
+    assert "riverbed memory · persist · failed" in run.summary
+    assert "Nothing was staged or uploaded" in run.summary
+
+
+def test_repository_id_comes_from_the_api_without_an_event_payload(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    art = fake.add_artifact(files={"index.json": index_bytes(entry("found"))})
+    run = harness.run(extra_env={"GITHUB_EVENT_PATH": ""})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.outputs["restored-from"] == str(art)
+    assert fake.requests_to(r"^/repos/octo/demo$", "GET")

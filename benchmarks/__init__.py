@@ -1,0 +1,1 @@
+"""riverbed benchmarks: `python -m benchmarks [--quick]` prints timings and ratios to floors."""

@@ -1,0 +1,220 @@
+"""The benchmark cases: each returns rows of (name, size, median, floor, ratio, target)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import riverbed
+from benchmarks.generate import new_entries
+from benchmarks.timing import Sample, measure, measure_command
+from riverbed import storage
+
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the report."""
+
+    name: str
+    size: int
+    median: float
+    floor_name: str
+    floor: float | None
+    target: str
+    max_ratio: float | None = None
+    max_seconds: float | None = None
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        """median / floor, when there is a floor."""
+        return self.median / self.floor if self.floor else None
+
+    @property
+    def met(self) -> bool | None:
+        """Whether the target holds (None when the case has no target)."""
+        checks = []
+        if self.max_ratio is not None and self.ratio is not None:
+            checks.append(self.ratio <= self.max_ratio)
+        if self.max_seconds is not None:
+            checks.append(self.median <= self.max_seconds)
+        return all(checks) if checks else None
+
+
+def json_load(path: Path) -> object:
+    """The floor for reading: stdlib json.load of the same file."""
+    with path.open(encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def json_load_dump(path: Path, out: Path) -> None:
+    """The floor for writing: stdlib json.load + json.dump of the same data, same format."""
+    data = json_load(path)
+    with out.open("w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=2, ensure_ascii=False)
+        handle.write("\n")
+
+
+def load_validate_query(path: Path, runs: int) -> Row:
+    """load_memory (full structural validation) + one query vs json.load."""
+
+    def ours() -> None:
+        index = riverbed.load_memory(path, on_warning=lambda _m: None)
+        riverbed.query_memory(index, type="pattern", tags=["retry"])
+
+    size = _size(path)
+    return Row(
+        "load + validate + query",
+        size,
+        measure(ours, runs=runs).median,
+        "json.load",
+        measure(lambda: json_load(path), runs=runs).median,
+        "≤ 1.3×",
+        max_ratio=1.3,
+    )
+
+
+def _fresh_copy(source: Path, target: Path) -> Callable[[], None]:
+    def setup() -> None:
+        shutil.copyfile(source, target)
+
+    return setup
+
+
+def append_one(path: Path, work: Path, runs: int) -> Row:
+    """One append_entry into the index vs json.load + json.dump of the same data."""
+    target = work / "append-one" / "index.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    entry = new_entries(1, 9_000_000)[0]
+    ours = measure(
+        lambda: riverbed.append_entry(target, entry), setup=_fresh_copy(path, target), runs=runs
+    )
+    floor = measure(lambda: json_load_dump(path, work / "floor.json"), runs=runs)
+    return Row(
+        "append_entry (one)",
+        _size(path),
+        ours.median,
+        "json load+dump",
+        floor.median,
+        "≤ 1.2×",
+        max_ratio=1.2,
+    )
+
+
+def append_batch(path: Path, work: Path, runs: int, batch: int = 1000) -> list[Row]:
+    """append_entries of 1,000 entries vs one append_entry, counting writes."""
+    target = work / "append-batch" / "index.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    entries = new_entries(batch, 8_000_000)
+    single = measure(
+        lambda: riverbed.append_entry(target, entries[0]),
+        setup=_fresh_copy(path, target),
+        runs=runs,
+    )
+    writes = _count_writes(
+        lambda: riverbed.append_entries(target, entries), _fresh_copy(path, target)
+    )
+    many = measure(
+        lambda: riverbed.append_entries(target, entries), setup=_fresh_copy(path, target), runs=runs
+    )
+    return [
+        Row(
+            f"append_entries ({batch})",
+            _size(path),
+            many.median,
+            "one append_entry",
+            single.median,
+            "≤ 1.5×",
+            max_ratio=1.5,
+            note=f"{writes} write(s)",
+        ),
+    ]
+
+
+def _count_writes(action: Callable[[], object], setup: Callable[[], None]) -> int:
+    original = storage.write_index_atomic
+    calls = 0
+
+    def counting(path: Path, index: dict[str, object]) -> None:
+        nonlocal calls
+        calls += 1
+        original(path, index)
+
+    setup()
+    storage.write_index_atomic = counting  # type: ignore[assignment]
+    try:
+        action()
+    finally:
+        storage.write_index_atomic = original  # type: ignore[assignment]
+    return calls
+
+
+def expire_all(path: Path, work: Path, runs: int) -> Row:
+    """expire_entries (archiving those due) vs json.load + json.dump."""
+    target = work / "expire" / "index.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    archived = 0
+
+    def ours() -> None:
+        nonlocal archived
+        archived = len(riverbed.expire_entries(target, now=NOW).archived)
+
+    sample = measure(ours, setup=_fresh_copy(path, target), runs=runs)
+    floor = measure(lambda: json_load_dump(path, work / "floor.json"), runs=runs)
+    return Row(
+        "expire_entries",
+        _size(path),
+        sample.median,
+        "json load+dump",
+        floor.median,
+        "≤ 1.3×",
+        max_ratio=1.3,
+        note=f"{archived} archived",
+    )
+
+
+def cold_start(index_path: Path, runs: int) -> list[Row]:
+    """Process start to exit: `riverbed --version` and a query, vs a bare interpreter."""
+    launcher = shutil.which("riverbed")
+    base = [launcher] if launcher else [sys.executable, "-m", "riverbed"]
+    bare: Sample = measure_command([sys.executable, "-c", "pass"], runs=runs)
+    version = measure_command([*base, "--version"], runs=runs)
+    query = measure_command(
+        [*base, "--index", str(index_path), "query", "--type", "pattern", "--limit", "5"], runs=runs
+    )
+    how = "riverbed" if launcher else "python -m riverbed"
+    return [
+        Row(
+            f"cold start: {how} --version",
+            0,
+            version.median,
+            "python -c pass",
+            bare.median,
+            "≤ 150 ms",
+            max_seconds=0.150,
+        ),
+        Row(
+            f"cold start: {how} query --type pattern",
+            _size(index_path),
+            query.median,
+            "python -c pass",
+            bare.median,
+            "-",
+        ),
+    ]
+
+
+_SIZES: dict[Path, int] = {}
+
+
+def _size(path: Path) -> int:
+    if path not in _SIZES:
+        _SIZES[path] = len(json_load(path)["entries"])  # type: ignore[index]
+    return _SIZES[path]

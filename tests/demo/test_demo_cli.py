@@ -1,0 +1,188 @@
+"""`riverbed demo` end to end, as a user runs it: a real process, exit 0, the story's facts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+IMPORTED = "decision-payments-v1"
+
+
+def _demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "riverbed", "demo", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def story(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One `riverbed demo --json` run in a fresh directory."""
+    cwd = tmp_path_factory.mktemp("demo-json")
+    done = _demo("--json", cwd=cwd)
+    assert done.returncode == 0, done.stdout + done.stderr
+    data: dict[str, Any] = json.loads(done.stdout)
+    assert list(cwd.iterdir()) == []  # nothing written where it was run
+    return data
+
+
+def _facts(story: dict[str, Any], key: str) -> dict[str, Any]:
+    (step,) = [s for s in story["steps"] if s["key"] == key]
+    facts: dict[str, Any] = step["facts"]
+    return facts
+
+
+def test_the_demo_finishes_every_step_and_cleans_up(story: dict[str, Any]) -> None:
+    assert story["ok"] is True and story["failure"] is None
+    keys = [s["key"] for s in story["steps"]]
+    assert keys == [
+        "seed",
+        "pr1",
+        "suppress",
+        "pr2",
+        "expire",
+        "pr3",
+        "evals",
+        "status",
+        "action-persist",
+        "action-review",
+        "action-comment",
+        "action-review-again",
+        "action-expire",
+    ]
+    assert [s["number"] for s in story["steps"]] == list(range(1, 14))
+    assert "removed afterwards" in story["directory"]
+    assert not Path(story["directory"].split(" ")[0]).exists()
+
+
+def test_suppressed_count_goes_from_zero_to_one(story: dict[str, Any]) -> None:
+    pr1, suppress, pr2 = (_facts(story, k) for k in ("pr1", "suppress", "pr2"))
+    assert (pr1["findings"], pr1["kept"], pr1["suppressed"]) == (3, 3, 0)
+    assert pr1["keptRules"] == ["F401", "B006", "E711"]
+    assert suppress["fingerprint"] == pr1["f401Fingerprint"]
+    assert (pr2["findings"], pr2["kept"], pr2["suppressed"]) == (2, 1, 1)
+    assert pr2["keptRules"] == ["F841"]
+    assert pr2["suppressedBy"] == [suppress["suppression"]]
+
+
+def test_expiry_archives_the_lapsed_suppression_and_keeps_the_unparseable_one(
+    story: dict[str, Any],
+) -> None:
+    seed, expire, pr3 = (_facts(story, k) for k in ("seed", "expire", "pr3"))
+    assert expire["archived"] == [seed["legacySuppression"]]
+    assert expire["legacyStatus"] == "archived"
+    assert expire["unparseableWarned"] is True
+    assert expire["importedStatus"] == "active"
+    assert any("when payments v2 ships" in w for w in expire["warnings"])
+    # Every read warned (library and action); the story shows each wording once.
+    library, action = story["warnings"]
+    assert IMPORTED in library and "unparseable expiry" in library
+    assert action.startswith("the action: ") and IMPORTED in action
+    # With its suppression gone, the legacy finding is raised again.
+    assert (pr3["kept"], pr3["suppressed"], pr3["keptRules"]) == (1, 0, ["E741"])
+
+
+def test_the_eval_regression_is_caught(story: dict[str, Any]) -> None:
+    evals = _facts(story, "evals")
+    assert evals["status"] == "regressed" and evals["regressions"] >= 2
+    assert {"precision", "falsePositiveRate"} <= set(evals["regressedMetrics"])
+    assert len(evals["appended"]) == 1  # the second run; the first was appended before
+
+
+def test_status_ends_act_one(story: dict[str, Any]) -> None:
+    status = _facts(story, "status")
+    assert status["unparseableExpiries"] == 1
+    assert status["suppressionsInForce"] == 1
+    assert status["byStatus"]["archived"] == 1
+
+
+def test_the_action_persists_reviews_replies_and_expires(story: dict[str, Any]) -> None:
+    persist = _facts(story, "action-persist")
+    assert persist["outputs"]["upload"] == "true" and persist["uploaded"] is not None
+    assert persist["outputs"]["restored-from"] == "workspace"
+
+    review = _facts(story, "action-review")
+    assert review["outputs"]["restored-from"] == str(persist["uploaded"])
+    assert review["outputs"]["posted"] == "true"
+    assert review["inlineComments"] == 2
+    assert (review["outputs"]["findings-kept"], review["outputs"]["findings-suppressed"]) == (
+        "2",
+        "0",
+    )
+    assert "riverbed review" in review["body"]
+
+    comment = _facts(story, "action-comment")
+    assert comment["reactions"] == ["eyes", "+1"]
+    assert comment["suppression"] in comment["reply"] and "✅" in comment["reply"]
+    assert comment["uploaded"] is not None
+
+    again = _facts(story, "action-review-again")
+    assert (again["outputs"]["findings-kept"], again["outputs"]["findings-suppressed"]) == (
+        "1",
+        "1",
+    )
+    assert again["inlineComments"] == 0 and again["suppressionListed"] is True
+
+    expire = _facts(story, "action-expire")
+    assert expire["outputs"]["restored-from"] == str(comment["uploaded"])
+    assert expire["outputs"]["archived"] == "1"
+    assert expire["commentSuppressionStatus"] == "archived"
+    assert expire["importedStatus"] == "active" and expire["unparseableWarned"] is True
+    assert expire["uploaded"] is not None
+
+
+def test_the_posted_texts_are_in_the_story_verbatim(story: dict[str, Any]) -> None:
+    review = next(s for s in story["steps"] if s["key"] == "action-review")
+    assert review["block"]["text"] == review["facts"]["body"]
+    comment = next(s for s in story["steps"] if s["key"] == "action-comment")
+    assert comment["block"]["text"] == comment["facts"]["reply"]
+
+
+def test_human_output_tells_the_story(tmp_path: Path) -> None:
+    target = tmp_path / "demo"
+    done = _demo("--dir", str(target), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    for expected in (
+        f"riverbed demo — working in {target}",
+        "Act 1: the memory, through the library",
+        " 2. PR #1 “Look up users by name”: ruff 0.17.6 reports 3",
+        "kept 3, suppressed 0",
+        " 4. PR #2 “Validate names first, add cart totals”: 2 findings, 1 suppressed",
+        "F401 is not raised again",
+        " 5. Day 40, expire: archived 1, warned 1",
+        "kept decision-payments-v1 active with a warning",
+        "Warnings along the way (2, each shown once):",
+        "regressions caught",
+        " 8. riverbed status:",
+        "Act 2: the GitHub Action itself, against a local GitHub stand-in",
+        "review posted with 2 inline comments",
+        "┌─ the review body as posted to PR #4 (GitHub stand-in)",
+        "## riverbed review · midstream phase",
+        "┌─ the reply as posted in the review thread (GitHub stand-in)",
+        "reactions eyes +1",
+        "13. mode expire (schedule, day 70)",
+        "GitHub was a local stand-in (riverbed.testing.FakeGitHub on 127.0.0.1)",
+    ):
+        assert expected in out, expected
+    # --dir keeps everything: the team's index and each action run's files.
+    assert (target / "repo" / ".river" / "memory" / "index.json").is_file()
+    assert (target / "runs" / "2-review" / "step-summary.md").read_text(encoding="utf-8")
+    assert f"riverbed --index {target}" in out
+
+
+def test_a_non_empty_dir_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "mine.txt").write_text("keep me", encoding="utf-8")
+    done = _demo("--dir", str(tmp_path), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "not empty" in done.stderr and "Traceback" not in done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
