@@ -34,8 +34,8 @@ class RunnerPaths:
         paths = cls(
             workspace=workspace or folder / "workspace",
             temp=folder / "runner-temp",
-            output=folder / "github_output.txt",
-            summary=folder / "step_summary.md",
+            output=folder / "github-output.txt",
+            summary=folder / "step-summary.md",
             event=folder / "event.json",
         )
         for directory in (paths.workspace, paths.temp):
