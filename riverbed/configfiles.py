@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from riverbed.errors import InputFormatError, StoreWriteError
+from riverbed.errors import InputFormatError
 from riverbed.jsonformat import dumps_js, loads
+from riverbed.storage import write_bytes_atomic
 
 
 def read_json_config(path: Path) -> Any:
@@ -31,28 +29,5 @@ def read_json_config(path: Path) -> Any:
 
 
 def write_json_atomic(path: Path, document: Any) -> None:
-    """Write 2-space JSON via temp file + fsync + rename, keeping the file's permissions."""
-    data = dumps_js(document)
-    try:
-        mode = path.stat().st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    temp_name = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp_name, mode)
-        os.replace(temp_name, path)
-        temp_name = None
-    except OSError as exc:
-        raise StoreWriteError(
-            f"{path}: could not write: {exc.strerror or exc} (the existing file was not changed)"
-        ) from None
-    finally:
-        if temp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temp_name)
+    """Write 2-space JSON atomically (temp file + fsync + rename), keeping the file's mode."""
+    write_bytes_atomic(path, dumps_js(document))

@@ -87,6 +87,16 @@ def _valid_date_string(value: str) -> bool:
     return True
 
 
+def instant_or_none(value: object) -> datetime | None:
+    """A date or date-time string as aware UTC; None when absent, not a string or unparseable."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return parse_expires_at(value)
+    except InvalidExpiresAt:
+        return None
+
+
 def is_valid_date(value: object) -> bool:
     """True when `value` is a string `parse_expires_at` accepts."""
     # Cached because an index repeats the same dates many times (full-dates above all).

@@ -1,4 +1,4 @@
-"""Git edge: the files a change touches, from `git diff --name-only` (subprocess, no shell)."""
+"""Git edge (subprocess, no shell): the files a change touches, and HEAD's commit or branch."""
 
 from __future__ import annotations
 
@@ -38,3 +38,15 @@ def changed_files_since(base: str, *, cwd: str | os.PathLike[str] = ".") -> list
     merge_base = _git(["merge-base", base, "HEAD"], cwd).strip()
     output = _git(["diff", "--name-only", "-z", "--no-ext-diff", merge_base, "--"], cwd)
     return [name for name in output.split("\0") if name]
+
+
+def git_line(*args: str) -> str | None:
+    """One line of `git` output in the current directory, or None (no git, no repository)."""
+    try:
+        done = subprocess.run(
+            ["git", *args], capture_output=True, text=True, timeout=5, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    value = done.stdout.strip()
+    return value if done.returncode == 0 and value and value != "HEAD" else None

@@ -119,11 +119,15 @@ class GlobIndex(Generic[T]):
             # Walk `""`, `a/`, `a/b/` … without building the list of prefixes.
             bucket = by_prefix.get(path[:start])
             if bucket:
-                hits.extend((n, p, v) for n, p, matcher, v in bucket if matcher(path) is not None)
+                for n, pattern, matcher, value in bucket:
+                    if matcher(path) is not None:
+                        hits.append((n, pattern, value))
             slash = path.find("/", start)
             if slash == -1:
                 break
             start = slash + 1
+        if not hits:
+            return []
         if len(hits) > 1:
             hits.sort(key=lambda hit: hit[0])
         return [(value, pattern) for _, pattern, value in hits]

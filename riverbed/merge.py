@@ -8,8 +8,7 @@ from typing import Any
 
 import orjson
 
-from riverbed.errors import InvalidExpiresAt
-from riverbed.expiry import parse_expires_at
+from riverbed.expiry import instant_or_none
 from riverbed.model import (
     INDEX_VERSION,
     LIFECYCLE_CONTEXT_KEYS,
@@ -31,12 +30,7 @@ class MergeResult:
 
 
 def _instant(value: Any) -> datetime:
-    if isinstance(value, str):
-        try:
-            return parse_expires_at(value)
-        except InvalidExpiresAt:
-            pass
-    return _EPOCH
+    return instant_or_none(value) or _EPOCH
 
 
 def _canonical(value: Any) -> bytes:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, get_args
 
 #: An entry as stored in the index: a JSON object (dict) whose shape the entry schema defines.
 Entry: TypeAlias = dict[str, Any]
@@ -11,7 +11,8 @@ Index: TypeAlias = dict[str, Any]
 
 INDEX_VERSION: Final = "1"
 DEFAULT_INDEX_PATH: Final = ".river/memory/index.json"
-ENTRY_TYPES: Final = (
+#: The entry types as a type (the MCP SDK publishes it as an enum); ENTRY_TYPES is its values.
+EntryType: TypeAlias = Literal[
     "adr",
     "review",
     "wontfix",
@@ -21,12 +22,16 @@ ENTRY_TYPES: Final = (
     "suppression",
     "resurface",
     "promotion_candidate",
-)
-PHASES: Final = ("upstream", "midstream", "downstream")
+]
+ENTRY_TYPES: Final[tuple[str, ...]] = get_args(EntryType)
+Phase: TypeAlias = Literal["upstream", "midstream", "downstream"]
+PHASES: Final[tuple[str, ...]] = get_args(Phase)
 STATUSES: Final = ("active", "superseded", "archived")
 #: DESIGN's order for merges: a status never goes backwards along it.
 STATUS_RANK: Final = {status: rank for rank, status in enumerate(STATUSES)}
 SEVERITIES: Final = ("info", "minor", "major", "critical")
+#: Severity order used by the suppression guard, `--fail-on` and review ordering.
+SEVERITY_RANK: Final = {severity: rank for rank, severity in enumerate(SEVERITIES)}
 FEEDBACK_TYPES: Final = ("false_positive", "accepted_risk", "wont_fix", "not_relevant", "duplicate")
 SCOPES: Final = ("file", "subsystem", "global")
 #: Keys in `context` that record lifecycle changes rather than the entry's body.

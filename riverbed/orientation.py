@@ -12,8 +12,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-from riverbed.errors import InvalidExpiresAt
-from riverbed.expiry import effective_expiry, format_timestamp, parse_expires_at
+from riverbed.expiry import effective_expiry, format_timestamp, instant_or_none
 from riverbed.model import (
     STATUSES,
     Entry,
@@ -41,18 +40,13 @@ def _capped(items: list[dict[str, Any]], limit: int) -> dict[str, Any]:
     return {"count": len(items), "shown": min(len(items), limit), "items": items[:limit]}
 
 
-def _instant(value: object) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return parse_expires_at(value)
-    except InvalidExpiresAt:
-        return None
-
-
 def _last_touched(entry: Entry) -> datetime | None:
     meta = metadata(entry)
-    stamps = [t for t in (_instant(meta.get("updatedAt")), _instant(meta.get("createdAt"))) if t]
+    stamps = [
+        t
+        for t in (instant_or_none(meta.get("updatedAt")), instant_or_none(meta.get("createdAt")))
+        if t
+    ]
     return max(stamps) if stamps else None
 
 
@@ -189,7 +183,7 @@ def status_data(
         value = effective_expiry(entry)
         if value is None or entry_status(entry) != "active":
             continue
-        deadline = _instant(value)
+        deadline = instant_or_none(value)
         if deadline is None:
             unparseable.append(_item(entry, expiresAt=value))
         elif deadline <= horizon:

@@ -9,7 +9,7 @@ from typing import Final
 from riverbed.errors import UsageError
 from riverbed.expiry import effective_expiry
 from riverbed.model import Entry, context, metadata
-from riverbed.review_memory import ReviewMemory
+from riverbed.review_memory import ReviewMemory, is_revocation
 
 #: Type priority: what the reviewer must not raise again first, then decisions, then patterns.
 TYPE_ORDER: Final = (
@@ -102,11 +102,7 @@ def _priority(entry: Entry) -> int:
 
 def ordered_entries(memory: ReviewMemory) -> list[Entry]:
     """Prompt entries: type priority, then most recent first (revocation records left out)."""
-    chosen = [
-        e
-        for e in memory.entries
-        if not (e.get("type") == "resurface" and context(e).get("action") == "revoke")
-    ]
+    chosen = [e for e in memory.entries if not is_revocation(e)]
     by_recency = sorted(chosen, key=_recency, reverse=True)
     return sorted(by_recency, key=_priority)  # stable: recency order kept within a type
 

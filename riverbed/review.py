@@ -10,9 +10,9 @@ from typing import Any
 
 from riverbed.evidence import EvidenceCheck, check_all, evidence_counts
 from riverbed.expiry import utc_now
-from riverbed.findings.model import SEVERITY_RANK, Finding
+from riverbed.findings.model import Finding
 from riverbed.globs import normalize_path
-from riverbed.model import Entry, Index
+from riverbed.model import SEVERITY_RANK, Entry, Index
 from riverbed.review_memory import (
     ChangedFiles,
     ReviewMemory,

@@ -12,15 +12,20 @@ from riverbed.globs import glob_match, is_glob, normalize_path
 from riverbed.model import Entry, Index, context, entry_phase, is_active, related_files
 
 
+def is_revocation(entry: Entry) -> bool:
+    """True for a revocation record: a `resurface` entry with `context.action: "revoke"`."""
+    return entry.get("type") == "resurface" and context(entry).get("action") == "revoke"
+
+
 def revoked_ids(index: Index) -> set[str]:
-    """Ids named by a `resurface` entry with `context.action: "revoke"`, whatever its status."""
+    """Ids named by a revocation record (`context.suppressionId`), whatever its status."""
     out: set[str] = set()
     for entry in index.get("entries", []):
-        ctx = context(entry)
-        if entry.get("type") == "resurface" and ctx.get("action") == "revoke":
-            target = ctx.get("suppressionId")
-            if isinstance(target, str):
-                out.add(target)
+        if entry.get("type") != "resurface" or not is_revocation(entry):
+            continue
+        target = context(entry).get("suppressionId")
+        if isinstance(target, str):
+            out.add(target)
     return out
 
 
@@ -37,6 +42,8 @@ class ChangedFiles:
         self.paths = tuple(dict.fromkeys(normalize_path(p) for p in paths))
         self.exact = frozenset(self.paths)
         self.subsystems = frozenset(subsystem(p) for p in self.paths)
+        # Many entries share a glob (`src/api/**`): each is checked against the paths once.
+        self._glob_hits: dict[str, bool] = {}
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.paths)
@@ -51,7 +58,10 @@ class ChangedFiles:
                 return True
         if not is_glob(related):
             return normalize_path(related) in self.exact
-        return any(glob_match(related, p) for p in self.paths)
+        hit = self._glob_hits.get(related)
+        if hit is None:
+            hit = self._glob_hits[related] = any(glob_match(related, p) for p in self.paths)
+        return hit
 
 
 def scope_matches(scope: object, related: str, changed: str) -> bool:
@@ -155,26 +165,42 @@ def load_review_memory(
     revoked = revoked_ids(index)
     kept: list[Entry] = []
     warnings: list[str] = []
-    excluded: Counter[str] = Counter()
+    n_inactive = n_expired = n_revoked = n_phase = n_files = 0
+    # The checks are spelled out (not helper calls) because this loop runs once per entry of
+    # the whole index on every review; each keeps the meaning of the helper it stands for.
     for entry in index.get("entries", []):
-        if not is_active(entry):
-            excluded["inactive"] += 1
+        status = entry.get("status")
+        if isinstance(status, str) and status != "active":  # model.is_active
+            n_inactive += 1
             continue
-        expired, warning = expiry_status(entry, moment)
+        expired, warning = False, None
+        if "expiresAt" in entry or "expiresAt" in entry.get("context", ()):
+            expired, warning = expiry_status(entry, moment)
         if warning:
             warnings.append(warning)
+        meta = entry.get("metadata")
+        if type(meta) is not dict:
+            meta = {}
         if expired:
-            excluded["expired"] += 1
-        elif entry.get("id") in revoked:
-            excluded["revoked"] += 1
-        elif not _phase_applies(entry, phase):
-            excluded["phase"] += 1
-        elif not matches_files(entry, changed):
-            excluded["files"] += 1
+            n_expired += 1
+        elif revoked and entry.get("id") in revoked:
+            n_revoked += 1
+        elif phase is not None and meta.get("phase") != phase and not _phase_applies(entry, phase):
+            n_phase += 1
+        elif changed is not None and meta.get("relatedFiles") and not matches_files(entry, changed):
+            n_files += 1
         else:
             kept.append(entry)
+    counts = {
+        "inactive": n_inactive,
+        "expired": n_expired,
+        "revoked": n_revoked,
+        "phase": n_phase,
+        "files": n_files,
+    }
+    excluded = {reason: count for reason, count in counts.items() if count}
     paths = None if changed is None else changed.paths
-    return ReviewMemory(tuple(kept), phase, paths, tuple(warnings), dict(excluded))
+    return ReviewMemory(tuple(kept), phase, paths, tuple(warnings), excluded)
 
 
 def find_active_suppressions(

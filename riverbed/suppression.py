@@ -8,9 +8,9 @@ from datetime import datetime
 from typing import Any, Literal
 
 from riverbed.expiry import expiry_status, utc_now
-from riverbed.findings.model import SEVERITY_RANK, Finding
+from riverbed.findings.model import Finding
 from riverbed.globs import GlobIndex
-from riverbed.model import Entry, context, is_active
+from riverbed.model import SEVERITY_RANK, Entry, context, is_active
 
 Action = Literal["suppressed", "skipped"]
 #: Severities the default guard only lets `accepted_risk` suppress (River Reviewer's policy).
@@ -113,6 +113,21 @@ def _usable(entry: Entry, now: datetime) -> str | None:
     return None
 
 
+def _plainly_usable(entry: Entry) -> bool:
+    """The common case, decided without calls: an active suppression with no expiry or algo."""
+    if type(entry) is not dict or entry.get("type") != "suppression":
+        return False
+    ctx = entry.get("context")
+    return (
+        type(ctx) is dict
+        and ctx.get("active") is True
+        and entry.get("status", "active") == "active"
+        and "expiresAt" not in entry
+        and "expiresAt" not in ctx
+        and "fingerprintAlgo" not in ctx
+    )
+
+
 #: How a candidate matched: by fingerprint, by rule alone, or by rule and one path glob.
 _Match = tuple[Entry, str, str | None]
 
@@ -126,7 +141,7 @@ class _Index:
         self.by_path: dict[str, GlobIndex[tuple[int, Entry]]] = {}
         self.ignored: list[str] = []
         for position, entry in enumerate(suppressions):
-            why = _usable(entry, now)
+            why = None if _plainly_usable(entry) else _usable(entry, now)
             if why is not None:
                 ident = entry.get("id") if isinstance(entry, dict) else None
                 self.ignored.append(f"suppression {ident!r} not applied: {why}")

@@ -22,7 +22,8 @@ from riverbed.expiry import expiry_status, parse_expires_at, utc_now
 from riverbed.ids import slug
 from riverbed.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES, Entry, Index, context
 from riverbed.model import is_active as status_is_active
-from riverbed.review_memory import revoked_ids
+from riverbed.review_memory import is_revocation, revoked_ids
+from riverbed.suppression import GUARDED_SEVERITIES
 
 PathLike = str | os.PathLike[str]
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
@@ -67,7 +68,7 @@ def _validate(
         )
     _choice(feedback_type, FEEDBACK_TYPES, "--type")
     _choice(severity, SEVERITIES, "--severity")
-    if severity in ("major", "critical") and feedback_type != "accepted_risk":
+    if severity in GUARDED_SEVERITIES and feedback_type != "accepted_risk":
         raise UsageError(
             f"a {severity} finding is only suppressed with --type accepted_risk "
             f"(a {feedback_type} suppression would never apply to it)"
@@ -105,6 +106,7 @@ def build_suppression_entry(
     author: str,
     source_pr: int | None = None,
     source_comment_id: int | None = None,
+    links: Iterable[str] = (),
     now: datetime,
     generation: int = 1,
 ) -> Entry:
@@ -158,6 +160,7 @@ def build_suppression_entry(
         expires=expires_at,
         entry_id=entry_id,
         context=ctx,
+        links=list(dict.fromkeys(links)),
     )
 
 
@@ -172,9 +175,13 @@ def in_effect(entry: Entry, revoked: set[str], now: datetime) -> bool:
 
 
 def _load(path: PathLike) -> Index:
-    from riverbed.store import load_memory
+    # Like every write (store.append_entries reads through storage too), this needs the
+    # entries, not date warnings: those belong to the reads that use memory.
+    from pathlib import Path
 
-    return load_memory(path, on_warning=lambda _message: None)
+    from riverbed.storage import read_index
+
+    return read_index(Path(path))
 
 
 def write_suppression(
@@ -225,9 +232,14 @@ def create_suppression(
     author: str,
     source_pr: int | None = None,
     source_comment_id: int | None = None,
+    links: Iterable[str] = (),
     now: datetime | None = None,
 ) -> Entry:
-    """Record a suppression (by fingerprint, or by rule + path globs); re-running is a no-op."""
+    """Record a suppression (by fingerprint, or by rule + path globs); re-running is a no-op.
+
+    `links` (e.g. the URL of the comment that asked for it) go to `metadata.links`; they are
+    not part of what defines the suppression, so the same request from elsewhere is a no-op.
+    """
     return write_suppression(
         path,
         now=now,
@@ -244,6 +256,7 @@ def create_suppression(
         author=author,
         source_pr=source_pr,
         source_comment_id=source_comment_id,
+        links=tuple(links),
     ).entry
 
 
@@ -266,12 +279,7 @@ def build_revocation_entry(
 
 def _revocation_of(index: Index, suppression_id: str) -> Entry | None:
     for entry in index["entries"]:
-        ctx = context(entry)
-        if (
-            entry.get("type") == "resurface"
-            and ctx.get("action") == "revoke"
-            and ctx.get("suppressionId") == suppression_id
-        ):
+        if is_revocation(entry) and context(entry).get("suppressionId") == suppression_id:
             found: Entry = entry
             return found
     return None

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from riverbed.testing import FakeGitHub
+from riverbed.testing.openapi import OpenAPISubset
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -16,6 +19,20 @@ FIXTURES = Path(__file__).parent / "fixtures"
 def fixtures_dir() -> Path:
     """The folder of committed test data."""
     return FIXTURES
+
+
+@pytest.fixture(scope="session")
+def openapi() -> OpenAPISubset:
+    """GitHub's REST description, trimmed to the operations the stand-in serves."""
+    return OpenAPISubset.from_file(FIXTURES / "github-openapi-subset.json")
+
+
+@pytest.fixture
+def gh(openapi: OpenAPISubset) -> Iterator[FakeGitHub]:
+    """A running stand-in for octo/demo (id 1001) checking every exchange against the subset."""
+    with FakeGitHub(owner="octo", repo="demo", repository_id=1001, openapi=openapi) as fake:
+        yield fake
+    assert fake.server_errors == []
 
 
 @pytest.fixture

@@ -97,6 +97,7 @@ def _suppress(
         author=provenance.author,
         source_pr=provenance.pull_number,
         source_comment_id=provenance.comment_id,
+        links=(provenance.url,) if provenance.url else (),
     )
     what = f"finding {fingerprint}" if fingerprint else f"rule {rule}"
     if marker is not None and fingerprint:

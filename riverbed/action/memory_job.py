@@ -11,8 +11,7 @@ from pathlib import Path
 from riverbed import lifecycle
 from riverbed.action.context import ActionContext
 from riverbed.action.restore import Restored, newer_trusted, restore_memory, trust_check
-from riverbed.errors import InvalidExpiresAt
-from riverbed.expiry import effective_expiry, parse_expires_at
+from riverbed.expiry import effective_expiry, instant_or_none
 from riverbed.merge import merge_indexes
 from riverbed.model import Index, entry_status, entry_title
 from riverbed.storage import locked, read_index, update_index, write_index_atomic
@@ -75,11 +74,8 @@ def upcoming_expiries(index: Index, now: datetime) -> list[Upcoming]:
         value = effective_expiry(entry)
         if value is None or entry_status(entry) != "active":
             continue
-        try:
-            moment = parse_expires_at(value)
-        except InvalidExpiresAt:
-            continue
-        if moment > now:
+        moment = instant_or_none(value)
+        if moment is not None and moment > now:
             out.append((moment, Upcoming(str(entry.get("id")), entry_title(entry), value)))
     out.sort(key=lambda pair: (pair[0], pair[1].id))
     return [item for _, item in out]

@@ -32,7 +32,6 @@ from riverbed.comments import (
     check_prefix,
     parse_comment,
 )
-from riverbed.comments.markdown import escape
 from riverbed.comments.replies import (
     Outcome,
     fits,
@@ -45,6 +44,8 @@ from riverbed.comments.replies import (
 from riverbed.comments.reply_marker import replied_comment_ids
 from riverbed.errors import ActionConfigError, UsageError
 from riverbed.github import conversation
+from riverbed.github.pulls import list_pull_files
+from riverbed.markdown_safe import inline
 from riverbed.markers import FindingMarker, parse_finding_marker, parse_finding_markers
 from riverbed.merge import merge_indexes
 from riverbed.model import Index
@@ -65,7 +66,7 @@ def _prefix(context: ActionContext) -> str:
 def _ignore(context: ActionContext, why: str, *, notice: bool = False) -> int:
     (context.runner.notice if notice else context.runner.info)(f"riverbed: {why}")
     context.runner.set_output("upload", False)
-    context.runner.append_summary(f"### riverbed comment\n\n{escape(why, 500)}\n")
+    context.runner.append_summary(f"### riverbed comment\n\n{inline(why, 500)}\n")
     return 0
 
 
@@ -148,7 +149,7 @@ def _show(context: ActionContext, talk: _Talk, after: Index | None) -> str:
     if after is None:
         restored, _ = _restore(context)
         after, source = restored.index, restored.description
-    files = conversation.changed_files(talk.client, talk.event.number)
+    files = [f.filename for f in list_pull_files(talk.client, talk.event.number)]
     memory = load_review_memory(
         after, phase=context.config.phase, changed_files=files, now=context.now
     )
@@ -215,7 +216,7 @@ def _merged(index: Index, other: Index) -> tuple[Index, bool, tuple[str, ...]]:
 
 def _summary(event: CommentEvent, outcomes: Sequence[Outcome], extra: str = "") -> str:
     rows = "\n".join(
-        f"- line {o.line} {o.verb}: {'ok' if o.ok else 'failed'}: {escape(o.change, 300)}"
+        f"- line {o.line} {o.verb}: {'ok' if o.ok else 'failed'}: {inline(o.change, 300)}"
         for o in outcomes
     )
     return f"### riverbed comment {event.comment_id}\n\n{rows or extra}\n"
@@ -261,7 +262,7 @@ def run(context: ActionContext) -> int:
                 )
             )
             talk.react("confused")
-            refused = f"Refused: {escape(event.login, 60)} has {escape(actual, 20)} permission."
+            refused = f"Refused: {inline(event.login, 60)} has {inline(actual, 20)} permission."
             runner.append_summary(_summary(event, [], refused))
             return 0
     replies: list[str] = []

@@ -26,6 +26,7 @@ from riverbed.github.pulls import (
     list_reviews,
 )
 from riverbed.jsonformat import dumps_js
+from riverbed.markdown_safe import inline as md
 from riverbed.pr_review import (
     DiffIndex,
     Placement,
@@ -40,7 +41,6 @@ from riverbed.pr_review import (
     review_state,
     unchanged_since_last_review,
 )
-from riverbed.pr_review.escape import inline as md
 from riverbed.prompt_context import format_memory_for_prompt
 
 OUTPUT_DIR = "riverbed-review"

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from riverbed.errors import ActionConfigError
+from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
 from riverbed.model import PHASES, SEVERITIES
 
-FINDINGS_FORMATS = ("auto", "sarif", "river", "rdjson")
 FAIL_ON = ("none", *SEVERITIES)
 #: Defaults as in action.yml (the entrypoint also runs without it, in tests).
 REVIEW_INPUT_DEFAULTS = {

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import subprocess
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from riverbed.cli.output import Context, add_common_options, emit_json, plural, table
+from riverbed.gitio import git_line
 
 if TYPE_CHECKING:
     from riverbed.evals.compare import SuiteComparison
@@ -17,26 +17,14 @@ if TYPE_CHECKING:
     from riverbed.evals.history import EvalRecord
 
 
-def _git(*args: str) -> str | None:
-    """One line of `git` output in the current directory, or None (no git, no repository)."""
-    try:
-        done = subprocess.run(
-            ["git", *args], capture_output=True, text=True, timeout=5, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    value = done.stdout.strip()
-    return value if done.returncode == 0 and value and value != "HEAD" else None
-
-
 def fallback_commit() -> str | None:
     """$GITHUB_SHA, else `git rev-parse HEAD` (used only when neither flag nor file says)."""
-    return os.environ.get("GITHUB_SHA") or _git("rev-parse", "HEAD")
+    return os.environ.get("GITHUB_SHA") or git_line("rev-parse", "HEAD")
 
 
 def fallback_branch() -> str | None:
     """$GITHUB_REF_NAME, else the checked-out branch."""
-    return os.environ.get("GITHUB_REF_NAME") or _git("rev-parse", "--abbrev-ref", "HEAD")
+    return os.environ.get("GITHUB_REF_NAME") or git_line("rev-parse", "--abbrev-ref", "HEAD")
 
 
 def _directions(args: argparse.Namespace) -> Directions:
@@ -314,6 +302,18 @@ def _eval_help(parser: argparse.ArgumentParser) -> Any:
     return handler
 
 
+def _add_comparison_options(p: Any) -> None:
+    """--against, --fail-on-regression and the metric directions (persist and compare)."""
+    p.add_argument(
+        "--against",
+        default="previous",
+        metavar="previous|best|ID",
+        help="baseline: the previous run, the best earlier value, or an entry id",
+    )
+    p.add_argument("--fail-on-regression", action="store_true", help="exit 1 on a regression")
+    _add_direction_options(p)
+
+
 def register(subparsers: Any) -> None:
     """Add `eval` with its sub-verbs persist, compare and history."""
     from riverbed.evals.model import FORMAT_CHOICES
@@ -338,25 +338,16 @@ def register(subparsers: Any) -> None:
         help="run attempt, part of the entry id (default 1; e.g. $GITHUB_RUN_ATTEMPT)",
     )
     p.add_argument("--author", help="entry author (default riverbed-eval)")
-    p.add_argument("--against", default="previous", metavar="previous|best|ID")
     p.add_argument(
         "--now", metavar="DATE", help="createdAt for files that state no run time (RFC 3339)"
     )
-    p.add_argument("--fail-on-regression", action="store_true", help="exit 1 on a regression")
-    _add_direction_options(p)
+    _add_comparison_options(p)
     p.set_defaults(handler=_cmd_persist)
     add_common_options(p)
 
     p = verbs.add_parser("compare", help="compare the newest run of each suite with a baseline")
     p.add_argument("--suite", help="only this suite")
-    p.add_argument(
-        "--against",
-        default="previous",
-        metavar="previous|best|ID",
-        help="baseline: the previous run, the best earlier value, or an entry id",
-    )
-    p.add_argument("--fail-on-regression", action="store_true", help="exit 1 on a regression")
-    _add_direction_options(p)
+    _add_comparison_options(p)
     p.set_defaults(handler=_cmd_compare)
     add_common_options(p)
 

@@ -30,7 +30,7 @@ def emit_json(value: Any) -> None:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, max_width: int = 60) -> str:
-    """An aligned plain-text table; cells are cut to `max_width` with an ellipsis."""
+    """An aligned plain-text table, headers as given; cells are cut to `max_width` with "…"."""
 
     def cell(value: object) -> str:
         text = "" if value is None else str(value).replace("\n", " ")
@@ -41,7 +41,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, max_width
     for row in body:
         for column, text in enumerate(row):
             widths[column] = max(widths[column], len(text))
-    lines = ["  ".join(h.upper().ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
     lines.extend(
         "  ".join(t.ljust(w) for t, w in zip(row, widths, strict=True)).rstrip() for row in body
     )
@@ -65,3 +65,13 @@ def add_common_options(parser: Any) -> None:
         "--json", action="store_true", default=argparse.SUPPRESS, help="JSON output"
     )
     parser.add_argument("--index", metavar="PATH", default=argparse.SUPPRESS, help="index file")
+
+
+def add_now_option(parser: Any) -> None:
+    """`--now DATE`: run as if it were this instant (read with `store_commands.parse_now`)."""
+    parser.add_argument("--now", metavar="DATE", help="pretend it is this instant (RFC 3339)")
+
+
+def add_author_option(parser: Any) -> None:
+    """`--author`: who writes the entry (default from `store_commands.default_author`)."""
+    parser.add_argument("--author", help="author (default: $RIVERBED_AUTHOR or your login)")

@@ -8,11 +8,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from riverbed.cli.output import Context, add_common_options, emit_json, plural, table
+from riverbed.cli.output import (
+    Context,
+    add_author_option,
+    add_common_options,
+    add_now_option,
+    emit_json,
+    plural,
+    table,
+)
 from riverbed.errors import CorruptIndexError, UsageError
+from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
 from riverbed.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES
 
-_FINDINGS_FORMATS = ("auto", "sarif", "river", "rdjson")
 #: Control characters (ANSI escapes included) in finding text must not reach the terminal.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -298,15 +306,11 @@ def _changed_options(p: Any, *, required: bool, with_base: bool) -> None:
         )
 
 
-def _now_option(p: Any) -> None:
-    p.add_argument("--now", metavar="DATE", help="pretend it is this instant (RFC 3339)")
-
-
 def register(subparsers: Any) -> None:
     """Add review, suppress, revoke and context."""
     p = subparsers.add_parser("review", help="apply memory to findings (SARIF, River, rdjson)")
     p.add_argument("--findings", required=True, metavar="FILE", help="findings file")
-    p.add_argument("--format", choices=_FINDINGS_FORMATS, default="auto")
+    p.add_argument("--format", choices=FINDINGS_FORMATS, default="auto")
     p.add_argument("--phase", choices=PHASES)
     _changed_options(p, required=True, with_base=True)
     p.add_argument("--workspace", metavar="DIR", help="checkout to verify evidence against")
@@ -317,7 +321,7 @@ def register(subparsers: Any) -> None:
         default="none",
         help="exit 1 when a kept finding is at or above this severity (default: none)",
     )
-    _now_option(p)
+    add_now_option(p)
     p.set_defaults(handler=_cmd_review, workspace=None)
     add_common_options(p)
 
@@ -332,16 +336,16 @@ def register(subparsers: Any) -> None:
     p.add_argument("--scope", choices=SCOPES, default="file")
     p.add_argument("--file", action="append", default=[], help="related file or glob (repeatable)")
     p.add_argument("--phase", choices=PHASES)
-    p.add_argument("--author", help="author (default: $RIVERBED_AUTHOR or your login)")
-    _now_option(p)
+    add_author_option(p)
+    add_now_option(p)
     p.set_defaults(handler=_cmd_suppress)
     add_common_options(p)
 
     p = subparsers.add_parser("revoke", help="revoke a suppression")
     p.add_argument("id", help="suppression id")
     p.add_argument("--reason", required=True)
-    p.add_argument("--author", help="author (default: $RIVERBED_AUTHOR or your login)")
-    _now_option(p)
+    add_author_option(p)
+    add_now_option(p)
     p.set_defaults(handler=_cmd_revoke)
     add_common_options(p)
 
@@ -349,6 +353,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("--phase", choices=PHASES)
     _changed_options(p, required=False, with_base=False)
     p.add_argument("--max-chars", type=int, default=4000, metavar="N")
-    _now_option(p)
+    add_now_option(p)
     p.set_defaults(handler=_cmd_context, workspace=None)
     add_common_options(p)

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from riverbed.cli.output import Context, add_common_options, emit_json, plural, table
+from riverbed.cli.output import (
+    Context,
+    add_common_options,
+    add_now_option,
+    emit_json,
+    plural,
+    table,
+)
 from riverbed.model import STATUSES
 
 
@@ -98,7 +105,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "status", help="orientation: what is in force, tensions, expiries, recent changes"
     )
-    p.add_argument("--now", metavar="DATE", help="pretend it is this instant (RFC 3339)")
+    add_now_option(p)
     p.add_argument("--limit", type=int, default=10, metavar="N", help="items per list (default 10)")
     p.set_defaults(handler=_cmd_status)
     add_common_options(p)

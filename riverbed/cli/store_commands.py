@@ -9,7 +9,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from riverbed.cli.output import Context, add_common_options, emit_json, plural, table
+from riverbed.cli.output import (
+    Context,
+    add_author_option,
+    add_common_options,
+    add_now_option,
+    emit_json,
+    plural,
+    table,
+)
 from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.model import ENTRY_TYPES, PHASES, Entry, entry_phase, entry_status, entry_title
 
@@ -317,7 +325,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--link", action="append", default=[], help="URL (repeatable)")
     p.add_argument("--expires", metavar="DATE", help="RFC 3339 date or date-time")
     p.add_argument("--id", help="entry id (default: generated from type and title)")
-    p.add_argument("--author", help="author (default: $RIVERBED_AUTHOR or your login)")
+    add_author_option(p)
     p.set_defaults(handler=_cmd_add)
     add_common_options(p)
 
@@ -349,7 +357,7 @@ def register(subparsers: Any) -> None:
     add_common_options(p)
 
     p = subparsers.add_parser("expire", help="archive entries whose expiry has passed")
-    p.add_argument("--now", metavar="DATE", help="pretend it is this instant (RFC 3339)")
+    add_now_option(p)
     p.add_argument("--dry-run", action="store_true", help="show what would be archived")
     p.set_defaults(handler=_cmd_expire)
     add_common_options(p)

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from riverbed.comments.commands import DEFAULT_PREFIX, help_text
-from riverbed.comments.markdown import code, escape, fenced, table, user
 from riverbed.comments.parser import ParsedComment
 from riverbed.comments.reply_marker import format_reply_marker
 from riverbed.expiry import effective_expiry
+from riverbed.markdown_safe import code, fenced, inline, table, user
 from riverbed.model import Entry, entry_title, metadata
 
 #: GitHub's cap on a comment body.
@@ -39,7 +39,7 @@ def _header(comment_id: int, text: str) -> str:
 
 def _help_block(prefix: str) -> str:
     return (
-        f"<details><summary>{escape(prefix, 40)} commands</summary>\n\n"
+        f"<details><summary>{inline(prefix, 40)} commands</summary>\n\n"
         f"{fenced(help_text(prefix))}\n\n</details>"
     )
 
@@ -71,9 +71,9 @@ def render_results(
         [
             str(o.line),
             code(o.verb, 20),
-            ("✅ " if o.ok else "❌ ") + escape(o.change, 300),
+            ("✅ " if o.ok else "❌ ") + inline(o.change, 300),
             code(o.entry_id) if o.entry_id else "—",
-            escape(o.detail, 120) if o.detail else " ",
+            inline(o.detail, 120) if o.detail else " ",
         ]
         for o in outcomes
     ]
@@ -88,7 +88,7 @@ def render_results(
             f"⚠️ {refused} more command line{'s' if refused != 1 else ''} refused: at most 10 "
             "commands run per comment. Post the rest in another comment."
         )
-    parts.extend(escape(note, 500) for note in notes)
+    parts.extend(inline(note, 500) for note in notes)
     return _header(comment_id, "\n\n".join(parts))
 
 
@@ -97,10 +97,10 @@ def render_parse_errors(
 ) -> str:
     """The reply when a comment does not parse: nothing was run, here is what to fix."""
     if parsed.problem is not None:
-        lines = [f"- {escape(parsed.problem, 300)}"]
+        lines = [f"- {inline(parsed.problem, 300)}"]
     else:
         lines = [
-            f"- line {p.number}: {code(p.source, 80)} — {escape(p.error or '', 400)}"
+            f"- line {p.number}: {code(p.source, 80)} — {inline(p.error or '', 400)}"
             for p in parsed.errors
         ]
         if parsed.refused:
@@ -132,7 +132,7 @@ def render_refusal(
     return _header(
         comment_id,
         f"Sorry {user(login)}, only people with **{allowed}** permission on this repository "
-        f"can change riverbed memory (your permission here is {escape(actual, 20)}), so nothing "
+        f"can change riverbed memory (your permission here is {inline(actual, 20)}), so nothing "
         f"was changed. Anyone can use {code(prefix + ' help')} and {code(prefix + ' show')}; "
         "ask a maintainer to run the command if it should be applied.",
     )
@@ -143,10 +143,10 @@ def _show_row(entry: Entry) -> list[str]:
     expiry = effective_expiry(entry)
     return [
         code(str(entry.get("id", "?"))),
-        escape(str(entry.get("type", "?")), 20),
-        escape(entry_title(entry), 100),
-        escape(str(meta.get("phase") or "any"), 20),
-        escape(expiry, 30) if expiry else "—",
+        inline(str(entry.get("type", "?")), 20),
+        inline(entry_title(entry), 100),
+        inline(str(meta.get("phase") or "any"), 20),
+        inline(expiry, 30) if expiry else "—",
     ]
 
 
@@ -160,10 +160,10 @@ def render_show(
     notes: Sequence[str] = (),
 ) -> str:
     """The reply to `show`: the memory that applies to this PR's phase and changed files."""
-    scope = f"phase {escape(phase, 20)}" if phase else "every phase"
+    scope = f"phase {inline(phase, 20)}" if phase else "every phase"
     intro = (
         f"**riverbed** memory for this pull request ({scope}, {changed_files} changed "
-        f"file{'s' if changed_files != 1 else ''}; memory from {escape(restored_from, 80)}): "
+        f"file{'s' if changed_files != 1 else ''}; memory from {inline(restored_from, 80)}): "
         f"{len(entries)} entr{'ies' if len(entries) != 1 else 'y'}."
     )
     parts = [intro]
@@ -173,7 +173,7 @@ def render_show(
         parts.append(table(headers, [_show_row(e) for e in shown]))
         if len(entries) > len(shown):
             parts.append(f"{len(entries) - len(shown)} more not listed (limit {MAX_SHOW_ROWS}).")
-    parts.extend(escape(note, 500) for note in notes)
+    parts.extend(inline(note, 500) for note in notes)
     return _header(comment_id, "\n\n".join(parts))
 
 

@@ -17,8 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from riverbed.testing.events import write_event
 from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.runner_env import RunnerPaths, runner_env
 
 _RUNNER_PREFIXES = ("INPUT_", "GITHUB_", "RUNNER_")
 
@@ -62,36 +62,6 @@ def runner_environment(env: Mapping[str, str]) -> Iterator[io.StringIO]:
         os.environ.update(saved)
 
 
-def runner_env(
-    gh: FakeGitHub,
-    *,
-    repository: str,
-    repository_id: int,
-    event_name: str,
-    event_path: Path,
-    workspace: Path,
-    run_dir: Path,
-    inputs: Mapping[str, str],
-) -> dict[str, str]:
-    """The environment a GitHub runner gives the action's Python step (`INPUT_*` included)."""
-    env = {
-        "GITHUB_ACTIONS": "true",
-        "GITHUB_API_URL": gh.api_url,
-        "GITHUB_REPOSITORY": repository,
-        "GITHUB_REPOSITORY_ID": str(repository_id),
-        "GITHUB_EVENT_NAME": event_name,
-        "GITHUB_EVENT_PATH": str(event_path),
-        "GITHUB_WORKSPACE": str(workspace),
-        "RUNNER_TEMP": str(run_dir / "runner-temp"),
-        "GITHUB_OUTPUT": str(run_dir / "github-output.txt"),
-        "GITHUB_STEP_SUMMARY": str(run_dir / "step-summary.md"),
-        "INPUT_GITHUB_TOKEN": gh.token,
-    }
-    for name, value in inputs.items():
-        env["INPUT_" + name.replace("-", "_").upper()] = value
-    return env
-
-
 def run_entrypoint(env: Mapping[str, str], *, now: datetime) -> tuple[int, dict[str, str], str]:
     """What `entrypoint.main()` does, with the demo's clock: (exit code, outputs, log)."""
     from riverbed.action.config import build_config
@@ -130,27 +100,24 @@ def run_mode(
     inputs: Mapping[str, str] | None = None,
 ) -> ActionRun:
     """One action run in `run_dir`; when it stages memory, upload it as the composite would."""
-    run_dir.mkdir(parents=True, exist_ok=True)
-    workspace.mkdir(parents=True, exist_ok=True)
-    (run_dir / "runner-temp").mkdir(exist_ok=True)
-    # The runner creates both files before a step starts.
-    (run_dir / "github-output.txt").touch()
-    (run_dir / "step-summary.md").touch()
-    event_path = write_event(payload, run_dir / "event.json")
-    env = runner_env(
-        gh,
-        repository=repository,
-        repository_id=repository_id,
-        event_name=event_name,
-        event_path=event_path,
-        workspace=workspace,
-        run_dir=run_dir,
-        inputs={"mode": mode, **(inputs or {})},
-    )
+    # The runner creates the folders and the output and summary files before a step starts.
+    paths = RunnerPaths.under(run_dir, workspace=workspace)
+    paths.write_event(payload)
+    env = {
+        "GITHUB_ACTIONS": "true",
+        **runner_env(
+            paths,
+            api_url=gh.api_url,
+            token=gh.token,
+            event_name=event_name,
+            repository=repository,
+            repository_id=repository_id,
+            inputs={"mode": mode, **(inputs or {})},
+        ),
+    }
     code, outputs, log = run_entrypoint(env, now=now)
     (run_dir / "log.txt").write_text(log, encoding="utf-8")
-    summary_path = run_dir / "step-summary.md"
-    staged = run_dir / "runner-temp" / "riverbed-artifact" / "index.json"
+    staged = paths.temp / "riverbed-artifact" / "index.json"
     artifact = None
     if code == 0 and outputs.get("upload") == "true":
         # actions/upload-artifact's part: the staged index becomes this run's artifact.
@@ -161,7 +128,7 @@ def run_mode(
         mode=mode,
         code=code,
         outputs=outputs,
-        summary=summary_path.read_text(encoding="utf-8") if summary_path.exists() else "",
+        summary=paths.summary_text(),
         log=log,
         staged=staged,
         uploaded_artifact=artifact,

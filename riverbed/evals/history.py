@@ -8,10 +8,9 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
-from riverbed.errors import InvalidExpiresAt
 from riverbed.evals.model import finite_number
 from riverbed.evals.river_reviewer import DEFAULT_SUITE
-from riverbed.expiry import parse_expires_at
+from riverbed.expiry import instant_or_none
 from riverbed.jsonformat import loads
 from riverbed.model import Entry, Index, context, entry_tags, is_active, metadata
 
@@ -87,10 +86,7 @@ def record_from_entry(entry: Entry, position: int) -> EvalRecord | None:
             return None
         source = envelope
     created = metadata(entry).get("createdAt")
-    try:
-        moment = parse_expires_at(created) if isinstance(created, str) else None
-    except InvalidExpiresAt:
-        moment = None
+    moment = instant_or_none(created)
     tags = entry_tags(entry)
     status = _text(source.get("status")) or ("fail" if "fail" in tags else "pass")
     return EvalRecord(

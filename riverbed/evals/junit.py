@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from typing import Any, Final
 
 from riverbed.errors import InputFormatError
-from riverbed.evals.jsonshape import bad
+from riverbed.evals.jsonshape import reader
 from riverbed.evals.model import Counts, EvalCase, EvalRun, cut, finite_number
 from riverbed.evals.xmlsafe import parse_xml
 
@@ -43,13 +43,14 @@ def _case_id(case: ET.Element) -> str:
 
 
 def _int_attr(element: ET.Element, name: str, source: str, where: str) -> int:
+    w = reader(source, FORMAT)
     raw = element.get(name, "0").strip() or "0"
     try:
         value = int(raw)
     except ValueError:
-        raise bad(source, FORMAT, f"{where}@{name}", f"expected a count, found {raw!r}") from None
+        raise w.error(f"{where}@{name}", f"expected a count, found {raw!r}") from None
     if value < 0:
-        raise bad(source, FORMAT, f"{where}@{name}", f"expected a count ≥ 0, found {value}")
+        raise w.error(f"{where}@{name}", f"expected a count ≥ 0, found {value}")
     return value
 
 
@@ -88,6 +89,7 @@ def _time(element: ET.Element) -> float | None:
 
 def parse_bytes(data: bytes, source: str) -> EvalRun:
     """An EvalRun from a JUnit XML report; InputFormatError names what is wrong."""
+    w = reader(source, FORMAT)
     try:
         root = parse_xml(data)
     except ValueError as exc:
@@ -95,9 +97,7 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
             f"{source}: not a valid JUnit XML report: {exc} (nothing was appended)"
         ) from None
     if root.tag not in ROOTS:
-        raise bad(
-            source, FORMAT, f"<{root.tag}>", "the root element must be <testsuites> or <testsuite>"
-        )
+        raise w.error(f"<{root.tag}>", "the root element must be <testsuites> or <testsuite>")
     suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
     # Nested testsuites (jest-junit can nest) count only their own direct test cases.
     per_suite = [_suite_counts(s, source, f"testsuite[{i}]") for i, s in enumerate(suites)]
@@ -114,10 +114,10 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
     errors = sum(s["errors"] for s in per_suite)
     skipped = sum(s["skipped"] for s in per_suite)
     if total == 0:
-        raise bad(source, FORMAT, f"<{root.tag}>", "the report holds no test case")
+        raise w.error(f"<{root.tag}>", "the report holds no test case")
     passed = total - failed - errors - skipped
     if passed < 0:
-        raise bad(source, FORMAT, f"<{root.tag}>", "failures + errors + skipped exceed tests")
+        raise w.error(f"<{root.tag}>", "failures + errors + skipped exceed tests")
     counts = Counts(total=total, passed=passed, failed=failed, errors=errors, skipped=skipped)
     scores: dict[str, float] = {"failures": failed, "errors": errors}
     notes: list[str] = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from riverbed.evals.jsonshape import bad, need_dict, need_list, optional_str, scores_of
+from riverbed.evals.jsonshape import reader, scores_of
 from riverbed.evals.model import RUN_STATUSES, Counts, EvalCase, EvalRun, finite_number
 
 FORMAT = "minimal"
@@ -22,55 +22,51 @@ def looks_like(document: Any) -> bool:
 
 
 def _case(item: Any, source: str, where: str) -> EvalCase:
-    case = need_dict(item, source, FORMAT, where)
+    w = reader(source, FORMAT)
+    case = w.obj(item, where)
     unknown = [k for k in case if k not in CASE_KEYS]
     if unknown:
-        raise bad(
-            source, FORMAT, where, f"unknown key(s) {', '.join(unknown)}; use id, pass, score"
-        )
+        raise w.error(where, f"unknown key(s) {', '.join(unknown)}; use id, pass, score")
     case_id = case.get("id")
     if not isinstance(case_id, str) or not case_id:
-        raise bad(source, FORMAT, f"{where}.id", "expected the case's id (a non-empty string)")
+        raise w.error(f"{where}.id", "expected the case's id (a non-empty string)")
     passed = case.get("pass")
     if not isinstance(passed, bool):
-        raise bad(source, FORMAT, f"{where}.pass", f"expected true or false, found {passed!r}")
+        raise w.error(f"{where}.pass", f"expected true or false, found {passed!r}")
     score = None
     if "score" in case:
         score = finite_number(case["score"])
         if score is None:
-            raise bad(
-                source, FORMAT, f"{where}.score", f"expected a number, found {case['score']!r}"
-            )
+            raise w.error(f"{where}.score", f"expected a number, found {case['score']!r}")
     return EvalCase(id=case_id, passed=passed, score=score)
 
 
 def parse(document: Any, source: str) -> EvalRun:
     """An EvalRun from the minimal JSON; unknown keys are refused (they are usually typos)."""
-    data = need_dict(document, source, FORMAT, "$")
+    w = reader(source, FORMAT)
+    data = w.obj(document, "$")
     unknown = [k for k in data if k not in KEYS]
     if unknown:
-        raise bad(
-            source, FORMAT, "$", f"unknown key(s) {', '.join(unknown)}; use {', '.join(KEYS)}"
-        )
+        raise w.error("$", f"unknown key(s) {', '.join(unknown)}; use {', '.join(KEYS)}")
     suite = data.get("suite")
     if not isinstance(suite, str) or not suite.strip():
-        raise bad(source, FORMAT, "$.suite", "expected the suite's name (a non-empty string)")
-    scores, notes = scores_of(data.get("scores"), source, FORMAT, "$.scores", tolerate_null=False)
+        raise w.error("$.suite", "expected the suite's name (a non-empty string)")
+    scores, notes = scores_of(w, data.get("scores"), "$.scores", tolerate_null=False)
     cases = tuple(
         _case(item, source, f"$.cases[{i}]")
-        for i, item in enumerate(need_list(data.get("cases", []), source, FORMAT, "$.cases"))
+        for i, item in enumerate(w.array(data.get("cases", []), "$.cases"))
     )
     passed = sum(1 for c in cases if c.passed)
     if cases and "pass_rate" not in scores:
         scores["pass_rate"] = passed / len(cases)
         notes.append(f"pass_rate derived from {len(cases)} case(s)")
     if not scores:
-        raise bad(source, FORMAT, "$.scores", "no metric: give at least one score or some cases")
+        raise w.error("$.scores", "no metric: give at least one score or some cases")
     status = data.get("status")
     if status is None:
         status = "fail" if passed < len(cases) else "pass"
     elif status not in RUN_STATUSES:
-        raise bad(source, FORMAT, "$.status", f"expected 'pass' or 'fail', found {status!r}")
+        raise w.error("$.status", f"expected 'pass' or 'fail', found {status!r}")
     return EvalRun(
         source=FORMAT,
         path=source,
@@ -79,9 +75,9 @@ def parse(document: Any, source: str) -> EvalRun:
         status=status,
         counts=Counts(total=len(cases), passed=passed, failed=len(cases) - passed),
         cases=cases,
-        commit=optional_str(data.get("commit"), source, FORMAT, "$.commit"),
-        branch=optional_str(data.get("branch"), source, FORMAT, "$.branch"),
-        timestamp=optional_str(data.get("timestamp"), source, FORMAT, "$.timestamp"),
-        description=optional_str(data.get("description"), source, FORMAT, "$.description"),
+        commit=w.string(data.get("commit"), "$.commit"),
+        branch=w.string(data.get("branch"), "$.branch"),
+        timestamp=w.string(data.get("timestamp"), "$.timestamp"),
+        description=w.string(data.get("description"), "$.description"),
         notes=tuple(notes),
     )

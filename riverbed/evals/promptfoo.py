@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Final
 
-from riverbed.evals.jsonshape import bad, need_dict, need_int, need_list, optional_str
+from riverbed.evals.jsonshape import reader
 from riverbed.evals.model import Counts, EvalCase, EvalRun, cut, finite_number
 
 FORMAT = "promptfoo"
@@ -49,7 +49,9 @@ def _case(result: dict[str, Any], position: int, source: str, several: bool) -> 
     where = f"$.results.results[{position}]"
     success = result.get("success")
     if not isinstance(success, bool):
-        raise bad(source, FORMAT, f"{where}.success", f"expected true or false, found {success!r}")
+        raise reader(source, FORMAT).error(
+            f"{where}.success", f"expected true or false, found {success!r}"
+        )
     error = result.get("error")
     errors = (cut(error),) if isinstance(error, str) and error and not success else ()
     return EvalCase(
@@ -103,16 +105,17 @@ def _scores(
 
 def parse(document: Any, source: str) -> EvalRun:
     """An EvalRun from a promptfoo results file; InputFormatError names the first wrong field."""
-    data = need_dict(document, source, FORMAT, "$")
-    inner = need_dict(data.get("results"), source, FORMAT, "$.results")
-    results = need_list(inner.get("results"), source, FORMAT, "$.results.results")
-    stats = need_dict(inner.get("stats"), source, FORMAT, "$.results.stats")
+    w = reader(source, FORMAT)
+    data = w.obj(document, "$")
+    inner = w.obj(data.get("results"), "$.results")
+    results = w.array(inner.get("results"), "$.results.results")
+    stats = w.obj(inner.get("stats"), "$.results.stats")
     for position, item in enumerate(results):
-        need_dict(item, source, FORMAT, f"$.results.results[{position}]")
+        w.obj(item, f"$.results.results[{position}]")
     counts = Counts(
-        passed=need_int(stats.get("successes"), source, FORMAT, "$.results.stats.successes"),
-        failed=need_int(stats.get("failures"), source, FORMAT, "$.results.stats.failures"),
-        errors=need_int(stats.get("errors", 0), source, FORMAT, "$.results.stats.errors"),
+        passed=w.count(stats.get("successes"), "$.results.stats.successes"),
+        failed=w.count(stats.get("failures"), "$.results.stats.failures"),
+        errors=w.count(stats.get("errors", 0), "$.results.stats.errors"),
     )
     counts = Counts(
         total=counts.passed + counts.failed + counts.errors,
@@ -125,18 +128,16 @@ def parse(document: Any, source: str) -> EvalRun:
     cases = tuple(_case(r, i, source, len(targets) > 1) for i, r in enumerate(results))
     scores, notes = _scores(results, stats, counts)
     if not scores:
-        raise bad(source, FORMAT, "$.results", "no result to score (0 tests ran)")
+        raise w.error("$.results", "no result to score (0 tests ran)")
     config = data.get("config")
     metadata = data.get("metadata")
-    timestamp = optional_str(inner.get("timestamp"), source, FORMAT, "$.results.timestamp")
+    timestamp = w.string(inner.get("timestamp"), "$.results.timestamp")
     version = None
     if isinstance(metadata, dict):
-        timestamp = timestamp or optional_str(
-            metadata.get("evaluationCreatedAt"), source, FORMAT, "$.metadata.evaluationCreatedAt"
+        timestamp = timestamp or w.string(
+            metadata.get("evaluationCreatedAt"), "$.metadata.evaluationCreatedAt"
         )
-        version = optional_str(
-            metadata.get("promptfooVersion"), source, FORMAT, "$.metadata.promptfooVersion"
-        )
+        version = w.string(metadata.get("promptfooVersion"), "$.metadata.promptfooVersion")
     description = config.get("description") if isinstance(config, dict) else None
     errored = sum(1 for r in results if r.get("failureReason") == _FAILURE_ERROR)
     if errored != counts.errors:

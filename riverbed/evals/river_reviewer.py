@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from riverbed.evals.jsonshape import bad, need_dict, need_list, optional_str, scores_of
+from riverbed.evals.jsonshape import reader, scores_of
 from riverbed.evals.model import RUN_STATUSES, Counts, EvalCase, EvalRun, cut
 
 FORMAT = "river-reviewer"
@@ -23,37 +23,37 @@ def looks_like(document: Any) -> bool:
 
 
 def _case(item: Any, source: str, where: str) -> EvalCase:
-    result = need_dict(item, source, FORMAT, where)
+    w = reader(source, FORMAT)
+    result = w.obj(item, where)
     name = result.get("name")
     if not isinstance(name, str) or not name:
-        raise bad(source, FORMAT, f"{where}.name", "expected the sub-eval's name (a string)")
+        raise w.error(f"{where}.name", "expected the sub-eval's name (a string)")
     passed = result.get("pass")
     if not isinstance(passed, bool):
-        raise bad(source, FORMAT, f"{where}.pass", f"expected true or false, found {passed!r}")
-    errors = need_list(result.get("errors", []), source, FORMAT, f"{where}.errors")
+        raise w.error(f"{where}.pass", f"expected true or false, found {passed!r}")
+    errors = w.array(result.get("errors", []), f"{where}.errors")
     texts = tuple(cut(e) if isinstance(e, str) else cut(repr(e)) for e in errors)
     return EvalCase(id=name, passed=passed, errors=texts)
 
 
 def parse(document: Any, source: str) -> EvalRun:
     """An EvalRun from a parsed envelope; InputFormatError names the first wrong field."""
-    envelope = need_dict(document, source, FORMAT, "$")
-    scores, notes = scores_of(
-        envelope.get("scores"), source, FORMAT, "$.scores", tolerate_null=True
-    )
-    results = need_list(envelope.get("results"), source, FORMAT, "$.results")
+    w = reader(source, FORMAT)
+    envelope = w.obj(document, "$")
+    scores, notes = scores_of(w, envelope.get("scores"), "$.scores", tolerate_null=True)
+    results = w.array(envelope.get("results"), "$.results")
     cases = tuple(_case(item, source, f"$.results[{i}]") for i, item in enumerate(results))
     status = envelope.get("status")
     if status is None:
         status = "pass" if all(c.passed for c in cases) else "fail"
         notes.append(f"no status in the envelope; derived {status!r} from {len(cases)} result(s)")
     elif status not in RUN_STATUSES:
-        raise bad(source, FORMAT, "$.status", f"expected 'pass' or 'fail', found {status!r}")
-    commit = optional_str(envelope.get("commit"), source, FORMAT, "$.commit")
+        raise w.error("$.status", f"expected 'pass' or 'fail', found {status!r}")
+    commit = w.string(envelope.get("commit"), "$.commit")
     if commit == "unknown":
         # evaluate-all writes "unknown" when git failed; treat it as no commit at all.
         commit = None
-    branch = optional_str(envelope.get("branch"), source, FORMAT, "$.branch")
+    branch = w.string(envelope.get("branch"), "$.branch")
     passed = sum(1 for c in cases if c.passed)
     return EvalRun(
         source=FORMAT,
@@ -65,9 +65,9 @@ def parse(document: Any, source: str) -> EvalRun:
         cases=cases,
         commit=commit,
         branch=None if branch == "unknown" else branch,
-        timestamp=optional_str(envelope.get("timestamp"), source, FORMAT, "$.timestamp"),
-        tool_version=optional_str(envelope.get("version"), source, FORMAT, "$.version"),
-        description=optional_str(envelope.get("description"), source, FORMAT, "$.description"),
+        timestamp=w.string(envelope.get("timestamp"), "$.timestamp"),
+        tool_version=w.string(envelope.get("version"), "$.version"),
+        description=w.string(envelope.get("description"), "$.description"),
         envelope=envelope,
         notes=tuple(notes),
     )

@@ -6,10 +6,10 @@ import os
 import warnings
 from pathlib import Path
 
-from riverbed.errors import InputFormatError, StoreWriteError
-from riverbed.findings._json import WarningSink
+from riverbed.errors import InputFormatError
 from riverbed.findings.formats import parse_findings
 from riverbed.findings.model import Finding
+from riverbed.jsoninput import WarningSink
 
 #: Findings files larger than this are refused rather than parsed into memory.
 MAX_FINDINGS_BYTES = 200 * 1024 * 1024
@@ -61,16 +61,7 @@ def read_findings(
 
 
 def write_json_file(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write bytes atomically (temp file + rename) so a reader never sees half a file."""
-    target = Path(path)
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(temp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
-    except OSError as exc:
-        temp.unlink(missing_ok=True)
-        raise StoreWriteError(f"cannot write {target}: {exc.strerror}") from None
+    """Write bytes atomically (temp file + fsync + rename) so a reader never sees half a file."""
+    from riverbed.storage import write_bytes_atomic
+
+    write_bytes_atomic(Path(path), data)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any, Final
 
 from riverbed.errors import InputFormatError
-from riverbed.findings._json import WarningSink
 from riverbed.findings.model import Finding
 from riverbed.findings.rdjson_reader import parse_rdjson, parse_rdjsonl
 from riverbed.findings.river_reader import parse_river
 from riverbed.findings.sarif_reader import parse_sarif
 from riverbed.jsonformat import loads
+from riverbed.jsoninput import WarningSink
 
 FORMATS: Final = ("auto", "sarif", "river", "rdjson")
 
@@ -60,7 +60,8 @@ def _document(text: str, source: str, fmt: str) -> tuple[str, Any]:
     if detected is None:
         raise InputFormatError(
             f"{source}: cannot tell the findings format: expected SARIF (`runs`), River Reviewer "
-            "output (`issues`) or reviewdog rdjson (`diagnostics`); pass --format"
+            "output (`issues`) or reviewdog rdjson (`diagnostics`); name the format "
+            "(`--format`, or the action's `findings-format` input)"
         )
     if detected == "rdjson" and "diagnostics" not in document:
         return "rdjsonl", [(1, document)]
@@ -92,7 +93,8 @@ def parse_findings(
         if format == "rdjson":
             return "rdjsonl", []  # reviewdog writes nothing when there is nothing to report
         raise InputFormatError(
-            f"{source}: the findings file is empty (an empty rdjsonl stream needs --format rdjson)"
+            f"{source}: the findings file is empty "
+            "(an empty rdjsonl stream needs the format set to rdjson)"
         )
     fmt, document = _document(text, source, format)
     if fmt == "sarif":

@@ -5,12 +5,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
-from riverbed.model import SEVERITIES
-
-#: Severity order used by the guard and by `--fail-on`.
-SEVERITY_RANK: Final = {severity: rank for rank, severity in enumerate(SEVERITIES)}
+from riverbed.model import SEVERITIES, SEVERITY_RANK
 
 
 def severity_at_least(severity: str, floor: str) -> bool:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from riverbed.findings._json import Walker
 from riverbed.findings.model import Finding
 from riverbed.globs import normalize_path
+from riverbed.jsoninput import Walker
 from riverbed.model import PHASES, SEVERITIES
 
 _MODEL_KEYS = frozenset(

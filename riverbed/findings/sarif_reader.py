@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from riverbed.findings._json import Walker, WarningSink
 from riverbed.findings.model import Finding, max_severity
 from riverbed.globs import normalize_path
+from riverbed.jsoninput import Walker, WarningSink
 from riverbed.model import PHASES
 
 _LEVELS = {"none": "info", "note": "info", "warning": "minor", "error": "major"}

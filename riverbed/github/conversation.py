@@ -8,6 +8,7 @@ from typing import Any, Final, Literal
 from urllib.parse import quote
 
 from riverbed.github.client import GitHubClient
+from riverbed.github.pulls import PER_PAGE, paginate
 
 CommentKind = Literal["issue_comment", "review_comment"]
 #: Reactions riverbed uses: seen, done, trouble.
@@ -105,36 +106,12 @@ def review_comment(client: GitHubClient, comment_id: int) -> CommentInfo | None:
     return _comment(data)
 
 
-def _pages(client: GitHubClient, url: str, what: str) -> Iterator[list[Any]]:
-    per_page = client.settings.per_page
-    for page in range(1, MAX_COMMENT_PAGES + 1):
-        with client.calling(what):
-            _, data = client.requester.requestJsonAndCheck(
-                "GET", url, parameters={"per_page": per_page, "page": page}
-            )
-        items = data if isinstance(data, list) else []
-        yield items
-        if len(items) < per_page:
-            return
-
-
 def conversation(client: GitHubClient, kind: CommentKind, number: int) -> Iterator[CommentInfo]:
     """The PR's comments of one kind, oldest first (at most MAX_COMMENT_PAGES pages)."""
     path = "issues" if kind == "issue_comment" else "pulls"
-    url = f"{client.repo_url}/{path}/{number}/comments"
-    for items in _pages(client, url, f"listing comments of pull request #{number}"):
-        for raw in items:
-            comment = _comment(raw)
-            if comment is not None:
-                yield comment
-
-
-def changed_files(client: GitHubClient, number: int, *, limit: int = 3000) -> list[str]:
-    """File names a pull request changes (paginated, up to GitHub's 3,000)."""
-    url = f"{client.repo_url}/pulls/{number}/files"
-    names: list[str] = []
-    for items in _pages(client, url, f"listing files of pull request #{number}"):
-        names += [i["filename"] for i in items if isinstance(i, dict) and "filename" in i]
-        if len(names) >= limit:
-            break
-    return names[:limit]
+    what = f"listing comments of pull request #{number}"
+    limit = MAX_COMMENT_PAGES * PER_PAGE
+    for raw in paginate(client, f"/{path}/{number}/comments", what=what, limit=limit):
+        comment = _comment(raw)
+        if comment is not None:
+            yield comment

@@ -54,7 +54,8 @@ class PostResult:
         return self.forbidden and "rate limit" in self.message.lower()
 
 
-def _pages(client: GitHubClient, path: str, *, what: str, limit: int) -> Iterator[Any]:
+def paginate(client: GitHubClient, path: str, *, what: str, limit: int) -> Iterator[Any]:
+    """The items of a paginated repository list (`path` below the repo URL), at most `limit`."""
     page = 1
     seen = 0
     while seen < limit:
@@ -102,7 +103,7 @@ def list_pull_files(client: GitHubClient, number: int) -> list[ChangedFile]:
     """The PR's changed files with their patches, every page (GitHub stops at 3,000 files)."""
     out: list[ChangedFile] = []
     what = f"listing the files of pull request #{number}"
-    for item in _pages(client, f"/pulls/{number}/files", what=what, limit=MAX_PULL_FILES):
+    for item in paginate(client, f"/pulls/{number}/files", what=what, limit=MAX_PULL_FILES):
         if not isinstance(item, dict) or not isinstance(item.get("filename"), str):
             raise GitHubError(f"{what}: a file entry has no `filename`")
         patch = item.get("patch")
@@ -137,7 +138,7 @@ def _posted(items: Iterator[Any]) -> list[PostedItem]:
 def list_reviews(client: GitHubClient, number: int, *, limit: int = 3000) -> list[PostedItem]:
     """The PR's reviews, oldest first."""
     what = f"listing the reviews of pull request #{number}"
-    return _posted(_pages(client, f"/pulls/{number}/reviews", what=what, limit=limit))
+    return _posted(paginate(client, f"/pulls/{number}/reviews", what=what, limit=limit))
 
 
 def list_review_comments(
@@ -145,7 +146,7 @@ def list_review_comments(
 ) -> list[PostedItem]:
     """The PR's inline review comments, oldest first."""
     what = f"listing the review comments of pull request #{number}"
-    return _posted(_pages(client, f"/pulls/{number}/comments", what=what, limit=limit))
+    return _posted(paginate(client, f"/pulls/{number}/comments", what=what, limit=limit))
 
 
 def create_review(

@@ -6,7 +6,7 @@ runtime to publish their JSON schemas.
 """
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -16,21 +16,9 @@ from pydantic import Field
 from riverbed.errors import RiverbedError
 from riverbed.expiry import utc_now
 from riverbed.mcp import tools
-from riverbed.mcp.tools import ServerSettings
+from riverbed.mcp.tools import DepositType, ServerSettings
+from riverbed.model import EntryType, Phase
 
-Phase = Literal["upstream", "midstream", "downstream"]
-EntryType = Literal[
-    "adr",
-    "review",
-    "wontfix",
-    "pattern",
-    "decision",
-    "eval_result",
-    "suppression",
-    "resurface",
-    "promotion_candidate",
-]
-DepositType = Literal["decision", "pattern", "wontfix", "adr", "review", "promotion_candidate"]
 T = TypeVar("T")
 
 INSTRUCTIONS = (

@@ -9,13 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal, TypeAlias, get_args
 
 from riverbed.model import Entry, Index, entry_phase, entry_status, entry_tags, metadata
 
 #: Entry types an agent may deposit. Suppressions and revocations need a fingerprint and a
 #: reviewer's authority, so they go through `riverbed suppress` / comment commands instead.
-DEPOSIT_TYPES: Final = ("decision", "pattern", "wontfix", "adr", "review", "promotion_candidate")
+DepositType: TypeAlias = Literal[
+    "decision", "pattern", "wontfix", "adr", "review", "promotion_candidate"
+]
+DEPOSIT_TYPES: Final[tuple[str, ...]] = get_args(DepositType)
 DEFAULT_QUERY_LIMIT: Final = 20
 MAX_QUERY_LIMIT: Final = 100
 #: Content longer than this is cut in query results (the full text is one `riverbed show` away).

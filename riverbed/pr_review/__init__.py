@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from riverbed.markdown_safe import escape_markdown, inline, unescape_markdown
 from riverbed.pr_review.annotations import Annotations, annotation_line, findings_annotations
 from riverbed.pr_review.body import (
     finding_line,
@@ -11,7 +12,6 @@ from riverbed.pr_review.body import (
 )
 from riverbed.pr_review.budget import GITHUB_BODY_LIMIT, text_length
 from riverbed.pr_review.diff import DiffIndex, FileDiff, Hunk, build_diff_index, parse_patch
-from riverbed.pr_review.escape import escape_markdown, inline, unescape_markdown
 from riverbed.pr_review.model import (
     GuardSkip,
     ResurfaceNote,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from riverbed.pr_review.escape import clean, cut
+from riverbed.markdown_safe import clean, cut
 from riverbed.pr_review.model import ReviewFinding
 
 #: GitHub shows at most 10 warning annotations per step; more would be dropped silently.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from riverbed.markdown_safe import block, inline
 from riverbed.markers import format_finding_marker
 from riverbed.pr_review.budget import (
     GITHUB_BODY_LIMIT,
@@ -12,7 +13,6 @@ from riverbed.pr_review.budget import (
     render_sections,
     text_length,
 )
-from riverbed.pr_review.escape import block, inline
 from riverbed.pr_review.model import (
     GuardSkip,
     ResurfaceNote,
@@ -48,11 +48,16 @@ def _where(finding: ReviewFinding) -> str:
     return _code(finding.path, 300) + line
 
 
+def _head(finding: ReviewFinding) -> str:
+    """`**severity** rule in path:line`, how every list item about a finding starts."""
+    return f"**{inline(finding.severity, 20)}** {_code(finding.rule_id)} in {_where(finding)}"
+
+
 def finding_line(finding: ReviewFinding, max_message: int = 500) -> str:
     """One Markdown list item for a finding."""
     evidence = f" · {_EVIDENCE[finding.evidence]}" if finding.evidence in _EVIDENCE else ""
     return (
-        f"- **{inline(finding.severity, 20)}** {_code(finding.rule_id)} in {_where(finding)}: "
+        f"- {_head(finding)}: "
         f"{inline(finding.message, max_message)} (fingerprint {_code(finding.fingerprint, 64)})"
         f"{evidence}\n"
     )
@@ -87,8 +92,7 @@ def inline_comment_body(finding: ReviewFinding, max_message: int = 4000) -> str:
 def _suppressed_line(item: SuppressedFinding) -> str:
     f = item.finding
     return (
-        f"- **{inline(f.severity, 20)}** {_code(f.rule_id)} in {_where(f)}: "
-        f"{inline(f.message, 300)} (fingerprint {_code(f.fingerprint, 64)}) "
+        f"- {_head(f)}: {inline(f.message, 300)} (fingerprint {_code(f.fingerprint, 64)}) "
         f"— suppressed by {_code(item.suppression_id)} ({inline(item.feedback_type, 40)}: "
         f"{inline(item.reason, 200)})\n"
     )
@@ -97,7 +101,7 @@ def _suppressed_line(item: SuppressedFinding) -> str:
 def _guard_line(item: GuardSkip) -> str:
     f = item.finding
     return (
-        f"- **{inline(f.severity, 20)}** {_code(f.rule_id)} in {_where(f)} (fingerprint "
+        f"- {_head(f)} (fingerprint "
         f"{_code(f.fingerprint, 64)}) stays; suppression {_code(item.suppression_id)} "
         f"({inline(item.feedback_type, 40)}) was not applied: {inline(item.reason, 300)}\n"
     )
@@ -123,6 +127,14 @@ def _resurface_line(note: ResurfaceNote) -> str:
         f"- {_code(note.suppression_id)} {inline(note.title, 200)}: this PR changes {files}{more}. "
         "Is the suppression still valid?\n"
     )
+
+
+def _heading(report: ReviewReport) -> str:
+    return f"## riverbed review · {inline(report.phase or 'all phases', 40)} phase\n\n"
+
+
+def _notes(report: ReviewReport) -> str:
+    return "".join(f"\n{inline(note, 500)}\n" for note in report.notes)
 
 
 def _counts(report: ReviewReport) -> str:
@@ -228,12 +240,8 @@ def render_review_body(
 ) -> str:
     """The review body: header, counts, body-only findings, memory in effect, hint, state marker."""
     top = (
-        f"## riverbed review · {inline(report.phase or 'all phases', 40)} phase\n\n"
-        + _counts(report)
-        + "\n"
-        + _placement_line(placement, max_inline)
-        + "".join(f"\n{inline(note, 500)}\n" for note in report.notes)
-    )
+        _heading(report) + _counts(report) + "\n" + _placement_line(placement, max_inline)
+    ) + _notes(report)
     sections = _sections(report, placement.in_body, "Findings not commented inline")
     bottom = "\n" + SUPPRESS_HINT + format_review_marker(state) + "\n"
     body, _cut = _compose(top, sections, bottom, limit)
@@ -258,13 +266,13 @@ def render_job_summary(
         else _placement_line(placement, max_inline)
     )
     top = (
-        f"## riverbed review · {inline(report.phase or 'all phases', 40)} phase\n\n"
+        _heading(report)
         + "".join(f"- {line}\n" for line in status)
         + "\n"
         + _counts(report)
         + "\n"
         + where
-        + "".join(f"\n{inline(note, 500)}\n" for note in report.notes)
+        + _notes(report)
     )
     listed = report.kept if list_all else placement.in_body
     title = "Kept findings" if list_all else "Findings not commented inline"

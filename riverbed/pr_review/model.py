@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SEVERITY_RANK = {"info": 0, "minor": 1, "major": 2, "critical": 3}
+from riverbed.model import SEVERITY_RANK
 
 
 @dataclass(frozen=True)

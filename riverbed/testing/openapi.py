@@ -56,6 +56,11 @@ class OpenAPISubset:
         """Load the document at `path`."""
         return cls(json.loads(Path(path).read_text(encoding="utf-8")))
 
+    @property
+    def operation_ids(self) -> frozenset[str]:
+        """Every `operationId` the subset documents."""
+        return frozenset(str(operation["operationId"]) for *_, operation in self._routes)
+
     def operation(self, method: str, path: str) -> dict[str, Any] | None:
         """The operation serving `method path` (path as requested, query excluded)."""
         for _, pattern, route_method, operation in self._routes:

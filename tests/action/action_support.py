@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from riverbed.testing.events import push_event, schedule_event, write_event
+from riverbed.testing.events import push_event, schedule_event
 from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.runner_env import RunnerPaths, runner_env
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRYPOINT = ROOT / "entrypoint.py"
@@ -47,27 +47,6 @@ def entry(
 def index_bytes(*entries: dict[str, Any]) -> bytes:
     """An index document as JSON bytes."""
     return (json.dumps({"version": "1", "entries": list(entries)}, indent=2) + "\n").encode()
-
-
-def parse_outputs(text: str) -> dict[str, str]:
-    """Parse a $GITHUB_OUTPUT file (`name<<DELIM` heredoc blocks, or `name=value`)."""
-    outputs: dict[str, str] = {}
-    lines = text.splitlines()
-    position = 0
-    while position < len(lines):
-        line = lines[position]
-        heredoc = re.fullmatch(r"([^=<]+)<<(.+)", line)
-        if heredoc:
-            name, delimiter = heredoc.groups()
-            end = lines.index(delimiter, position + 1)
-            outputs[name] = "\n".join(lines[position + 1 : end])
-            position = end + 1
-            continue
-        if "=" in line:
-            name, _, value = line.partition("=")
-            outputs[name] = value
-        position += 1
-    return outputs
 
 
 @dataclass
@@ -117,7 +96,7 @@ class ActionHarness:
 
     @property
     def runner_temp(self) -> Path:
-        """RUNNER_TEMP."""
+        """RUNNER_TEMP (the name `RunnerPaths.under` gives it)."""
         return self.root / "runner-temp"
 
     def write_workspace_index(self, data: bytes) -> Path:
@@ -136,38 +115,27 @@ class ActionHarness:
         timeout: float = 60,
     ) -> ActionRun:
         """Run entrypoint.py once; each run gets fresh output and summary files."""
-        for folder in (self.workspace, self.runner_temp):
-            folder.mkdir(parents=True, exist_ok=True)
-        output = self.root / "github_output.txt"
-        summary = self.root / "step_summary.md"
-        output.write_text("", encoding="utf-8")
-        summary.write_text("", encoding="utf-8")
+        paths = RunnerPaths.under(self.root, workspace=self.workspace)
         api = self.fake.api_url
         builder = schedule_event if event == "schedule" else push_event
-        payload = builder(owner=OWNER, repo=REPO, repository_id=REPO_ID, api_url=api)
-        event_path = write_event(payload, self.root / "event.json")
+        paths.write_event(builder(owner=OWNER, repo=REPO, repository_id=REPO_ID, api_url=api))
         env = {
             key: value
             for key, value in os.environ.items()
             if not key.startswith(("INPUT_", "GITHUB_", "RUNNER_"))
         }
         env.update(
-            {
-                "GITHUB_ACTIONS": "true",
-                "GITHUB_API_URL": api,
-                "GITHUB_REPOSITORY": f"{OWNER}/{REPO}",
-                "GITHUB_EVENT_NAME": event,
-                "GITHUB_EVENT_PATH": str(event_path),
-                "GITHUB_WORKSPACE": str(self.workspace),
-                "RUNNER_TEMP": str(self.runner_temp),
-                "GITHUB_OUTPUT": str(output),
-                "GITHUB_STEP_SUMMARY": str(summary),
-                "INPUT_GITHUB_TOKEN": self.fake.token,
-                "PYTHONPATH": str(ROOT),
-            }
+            runner_env(
+                paths,
+                api_url=api,
+                token=self.fake.token,
+                event_name=event,
+                repository=f"{OWNER}/{REPO}",
+                repository_id=None,  # as older runners: the id comes from the event payload
+                inputs=inputs,
+            )
         )
-        for name, value in (inputs or {}).items():
-            env["INPUT_" + name.replace("-", "_").upper()] = value
+        env.update({"GITHUB_ACTIONS": "true", "PYTHONPATH": str(ROOT)})
         env.update(extra_env or {})
         done = subprocess.run(
             [sys.executable, str(ENTRYPOINT)],
@@ -182,7 +150,7 @@ class ActionHarness:
             returncode=done.returncode,
             stdout=done.stdout,
             stderr=done.stderr,
-            outputs=parse_outputs(output.read_text(encoding="utf-8")),
-            summary=summary.read_text(encoding="utf-8"),
-            staged=self.runner_temp / "riverbed-artifact" / "index.json",
+            outputs=paths.outputs(),
+            summary=paths.summary_text(),
+            staged=paths.temp / "riverbed-artifact" / "index.json",
         )

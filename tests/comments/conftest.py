@@ -15,9 +15,9 @@ from riverbed.action.config import build_config, env_input_reader
 from riverbed.action.main import run_action
 from riverbed.action.runner import Runner
 from riverbed.github.client import GitHubSettings
-from riverbed.testing.events import issue_comment_event, review_comment_event, write_event
+from riverbed.testing.events import issue_comment_event, review_comment_event
 from riverbed.testing.fake_github import FakeGitHub
-from riverbed.testing.openapi import OpenAPISubset
+from riverbed.testing.runner_env import RunnerPaths, runner_env
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 FP = "0123456789abcdef"
@@ -93,26 +93,15 @@ class Harness:
         """Run the action in-process with a runner-like environment."""
         self.runs += 1
         name, payload = event
-        work = self.tmp / f"run{self.runs}"
-        temp = work / "temp"
-        temp.mkdir(parents=True)
-        (work / "workspace").mkdir()
-        (work / "output").touch()
-        env = {
-            "GITHUB_API_URL": self.gh.api_url,
-            "GITHUB_REPOSITORY": "octo/demo",
-            "GITHUB_REPOSITORY_ID": "1001",
-            "GITHUB_EVENT_NAME": name,
-            "GITHUB_EVENT_PATH": str(write_event(payload, work / "event.json")),
-            "GITHUB_WORKSPACE": str(work / "workspace"),
-            "RUNNER_TEMP": str(temp),
-            "GITHUB_OUTPUT": str(work / "output"),
-            "GITHUB_STEP_SUMMARY": str(work / "summary.md"),
-            "INPUT_GITHUB_TOKEN": self.gh.token,
-            "INPUT_MODE": "comment",
-        }
-        for key, value in {**self.inputs, **inputs}.items():
-            env["INPUT_" + key.replace("-", "_").upper()] = value
+        paths = RunnerPaths.under(self.tmp / f"run{self.runs}")
+        paths.write_event(payload)
+        env = runner_env(
+            paths,
+            api_url=self.gh.api_url,
+            token=self.gh.token,
+            event_name=name,
+            inputs={"mode": "comment", **self.inputs, **inputs},
+        )
         for key, value in env.items():
             self.monkeypatch.setenv(key, value)
         before = len(self.gh.requests)
@@ -121,11 +110,10 @@ class Harness:
         runner = Runner()
         code = run_action(config, runner, now=NOW, settings=settings)
         staged_path = config.staged_path
-        summary_path = work / "summary.md"
         return Result(
             code=code,
             outputs=dict(runner.outputs),
-            summary=summary_path.read_text(encoding="utf-8") if summary_path.exists() else "",
+            summary=paths.summary_text(),
             staged=json.loads(staged_path.read_text()) if staged_path.exists() else None,
             requests=len(self.gh.requests) - before,
         )
@@ -149,29 +137,25 @@ class Harness:
 
 
 @pytest.fixture
-def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
-    openapi = OpenAPISubset.from_file(
-        Path(__file__).resolve().parents[1] / "fixtures/github-openapi-subset.json"
+def harness(gh: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
+    """The stand-in with PR #7 (one file), issue #9 and four users of different permissions."""
+    gh.add_pull(
+        number=7,
+        head_sha="a" * 40,
+        files=[
+            {
+                "filename": "src/app.py",
+                "status": "modified",
+                "patch": PATCH,
+                "additions": 1,
+                "deletions": 0,
+            },
+        ],
     )
-    with FakeGitHub(owner="octo", repo="demo", repository_id=1001, openapi=openapi) as gh:
-        gh.add_pull(
-            number=7,
-            head_sha="a" * 40,
-            files=[
-                {
-                    "filename": "src/app.py",
-                    "status": "modified",
-                    "patch": PATCH,
-                    "additions": 1,
-                    "deletions": 0,
-                },
-            ],
-        )
-        gh.add_issue(number=9)
-        gh.set_permission("maintainer", "write")
-        gh.set_permission("owner", "admin")
-        gh.set_permission("reader", "read")
-        gh.set_permission("triager", "triage")
-        yield Harness(gh, tmp_path, monkeypatch)
-    assert gh.server_errors == []
+    gh.add_issue(number=9)
+    gh.set_permission("maintainer", "write")
+    gh.set_permission("owner", "admin")
+    gh.set_permission("reader", "read")
+    gh.set_permission("triager", "triage")
+    yield Harness(gh, tmp_path, monkeypatch)
     assert gh.schema_problems == []  # every exchange was as GitHub documents it

@@ -13,8 +13,9 @@ from riverbed.action.comment_event import (
     comment_event,
     permission_allows,
 )
-from riverbed.comments.markdown import code, escape
 from riverbed.errors import ActionConfigError
+from riverbed.markdown_safe import code
+from riverbed.markdown_safe import inline as escape
 from riverbed.testing.events import issue_comment_event, review_comment_event
 
 

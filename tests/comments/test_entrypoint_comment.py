@@ -7,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from riverbed.testing.events import issue_comment_event, write_event
+from riverbed.testing.events import issue_comment_event
 from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.runner_env import RunnerPaths, runner_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,23 +21,19 @@ def test_entrypoint_applies_a_comment_and_stages_the_index(tmp_path: Path) -> No
         body = '/riverbed wontfix "Legacy logging stays" --files "src/legacy/**"\nKept until 2028.'
         comment_id = gh.add_issue_comment(issue=7, body=body, user="maintainer")
         payload = issue_comment_event(7, comment_id, body, "maintainer", api_url=gh.api_url)
-        temp = tmp_path / "temp"
-        temp.mkdir()
-        (tmp_path / "out").touch()
+        paths = RunnerPaths.under(tmp_path, workspace=tmp_path)
+        paths.write_event(payload)
         env = {
             "PATH": "/usr/bin:/bin",
             "PYTHONPATH": str(ROOT),
-            "GITHUB_API_URL": gh.api_url,
-            "GITHUB_REPOSITORY": "octo/demo",
-            "GITHUB_EVENT_NAME": "issue_comment",
-            "GITHUB_EVENT_PATH": str(write_event(payload, tmp_path / "event.json")),
-            "GITHUB_WORKSPACE": str(tmp_path),
-            "RUNNER_TEMP": str(temp),
-            "GITHUB_OUTPUT": str(tmp_path / "out"),
-            "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
-            "INPUT_GITHUB_TOKEN": gh.token,
-            "INPUT_MODE": "auto",
-            "INPUT_COMMAND_PERMISSION": "maintain",
+            **runner_env(
+                paths,
+                api_url=gh.api_url,
+                token=gh.token,
+                event_name="issue_comment",
+                repository_id=None,
+                inputs={"mode": "auto", "command-permission": "maintain"},
+            ),
         }
         done = subprocess.run(
             [sys.executable, str(ROOT / "entrypoint.py")],
@@ -47,9 +44,8 @@ def test_entrypoint_applies_a_comment_and_stages_the_index(tmp_path: Path) -> No
             check=False,
         )
         assert done.returncode == 0, done.stdout + done.stderr
-        outputs = (tmp_path / "out").read_text()
-        assert "upload" in outputs and "true" in outputs
-        staged = json.loads((temp / "riverbed-artifact" / "index.json").read_text())
+        assert paths.outputs()["upload"] == "true"
+        staged = json.loads((paths.temp / "riverbed-artifact" / "index.json").read_text())
         (wontfix,) = staged["entries"]
         assert wontfix["type"] == "wontfix" and wontfix["content"] == "Kept until 2028."
         assert wontfix["metadata"]["author"] == "maintainer"

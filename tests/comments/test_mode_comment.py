@@ -41,6 +41,7 @@ def test_writer_suppresses_by_fingerprint(harness: Harness) -> None:
     assert suppression["context"]["sourcePR"] == 7
     assert suppression["context"]["sourceCommentId"] == comment_id
     assert suppression["metadata"]["author"] == "maintainer"
+    assert suppression["metadata"]["links"] == [event[1]["comment"]["html_url"]]
     assert result.staged["entries"][0]["id"] == "p1"  # restored memory kept
     (reply,) = harness.replies()
     assert f'<!-- riverbed:reply {{"comment": {comment_id}}} -->' in reply

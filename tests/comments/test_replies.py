@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from riverbed.comments import parse_comment
-from riverbed.comments.markdown import code, escape, fenced
 from riverbed.comments.replies import (
     MAX_REPLY_CHARS,
     Outcome,
@@ -17,6 +16,8 @@ from riverbed.comments.replies import (
     render_show,
 )
 from riverbed.comments.reply_marker import format_reply_marker, replied_comment_ids
+from riverbed.markdown_safe import code, fenced
+from riverbed.markdown_safe import inline as escape
 
 HOSTILE = "@org/team </details><img src=x onerror=alert(1)> **bold** [x](http://e) | `c` \u202e"
 

@@ -10,19 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from riverbed.testing.cli_run import run_riverbed
+
 
 def run(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "RIVERBED_AUTHOR": "cli-test"}
-    env.pop("RIVERBED_INDEX", None)
-    return subprocess.run(
-        [sys.executable, "-m", "riverbed", *args],
-        cwd=tmp_path,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_riverbed(*args, cwd=tmp_path, stdin=stdin, author="cli-test")
 
 
 def no_traceback(result: subprocess.CompletedProcess[str]) -> None:

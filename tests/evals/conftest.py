@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from riverbed.testing.cli_run import run_riverbed
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "evals"
 PROMPTFOO = FIXTURES / "promptfoo-0.121.20.json"
@@ -35,25 +35,10 @@ def write_minimal(tmp_path: Path) -> WriteResults:
     return write
 
 
-def _run_cli(
-    *args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
-    return subprocess.run(
-        [sys.executable, "-m", "riverbed", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**environment, **(env or {})},
-        timeout=60,
-        check=False,
-    )
-
-
 @pytest.fixture
 def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
     """`python -m riverbed ARGS` as a user would run it."""
-    return _run_cli
+    return run_riverbed
 
 
 @pytest.fixture

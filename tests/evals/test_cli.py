@@ -59,6 +59,10 @@ def test_persist_compare_history(cli, write_minimal, tmp_path: Path) -> None:  #
     done = cli("eval", "history", "--index", index, "--metric", "precision")
     assert done.returncode == 0
     assert "precision  ▁█  0.8 → 0.85 (+0.05)" in done.stdout
+    assert re.search(r"(?m)^\s*run\s+date\s+status\s+precision$", done.stdout), done.stdout
+
+    done = cli("eval", "history", "--index", index)
+    assert "falsePositiveRate" in done.stdout and "FALSEPOSITIVERATE" not in done.stdout
 
     done = cli("eval", "history", "--index", index, "--markdown", "--last", "5")
     assert done.stdout.count("```mermaid\nxychart-beta") == 3

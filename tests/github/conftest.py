@@ -1,18 +1,14 @@
-"""Fixtures for the GitHub stand-in tests: a running FakeGitHub, clients, the OpenAPI subset."""
+"""Fixtures for the GitHub stand-in tests: clients of the shared `gh` stand-in, a pull request."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import requests
 from github import Auth, Github
 
 from riverbed.testing import FakeGitHub
-from riverbed.testing.openapi import OpenAPISubset
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 PATCH = "\n".join(
     [
@@ -30,20 +26,6 @@ PATCH = "\n".join(
         " ",
     ]
 )
-
-
-@pytest.fixture(scope="session")
-def openapi() -> OpenAPISubset:
-    """GitHub's REST description, trimmed to the operations the stand-in serves."""
-    return OpenAPISubset.from_file(FIXTURES / "github-openapi-subset.json")
-
-
-@pytest.fixture
-def gh(openapi: OpenAPISubset) -> Iterator[FakeGitHub]:
-    """A running stand-in that checks every exchange against the OpenAPI subset."""
-    with FakeGitHub(owner="octo", repo="demo", repository_id=1001, openapi=openapi) as fake:
-        yield fake
-    assert fake.server_errors == []
 
 
 @pytest.fixture

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from riverbed.testing.cli_run import run_riverbed
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -85,17 +86,7 @@ def run_ruff_sarif(directory: Path) -> Path:
 
 def riverbed(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     """Run the real CLI as a subprocess (PYTHONPATH is inherited)."""
-    env = {**os.environ, "RIVERBED_AUTHOR": "tester"}
-    env.pop("RIVERBED_INDEX", None)
-    return subprocess.run(
-        [sys.executable, "-m", "riverbed", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        input=stdin,
-        env=env,
-        check=False,
-    )
+    return run_riverbed(*args, cwd=cwd, stdin=stdin)
 
 
 def load_json(path: Path) -> Any:

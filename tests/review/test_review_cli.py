@@ -40,31 +40,22 @@ def test_review_suppress_review_on_real_ruff(ruff_sarif: Path) -> None:
     unused_os = data["kept"][0]
     assert (unused_os["ruleId"], unused_os["line"]) == ("F401", 1)
 
-    added = riverbed(
+    fp = unused_os["fingerprint"]
+    suppress = (
         "suppress",
-        unused_os["fingerprint"],
+        fp,
         "--reason",
         "re-exported",
         "--type",
         "accepted_risk",
         "--file",
         "mod.py",
-        cwd=cwd,
     )
+    added = riverbed(*suppress, cwd=cwd)
     assert added.returncode == 0 and added.stdout.startswith(
         "added suppression-" + unused_os["fingerprint"]
     )
-    again = riverbed(
-        "suppress",
-        unused_os["fingerprint"],
-        "--reason",
-        "re-exported",
-        "--type",
-        "accepted_risk",
-        "--file",
-        "mod.py",
-        cwd=cwd,
-    )
+    again = riverbed(*suppress, cwd=cwd)
     assert "is already in effect" in again.stdout and "nothing written" in again.stdout
     rule = riverbed(
         "suppress",
@@ -107,7 +98,7 @@ def test_review_suppress_review_on_real_ruff(ruff_sarif: Path) -> None:
     assert "resurfaced (related files changed in this change; still valid?):" in out
     assert "wrote all 4 findings to out/all.sarif (2 marked suppressed)" in out
     table = out.split("\n\n")[0].splitlines()
-    assert table[0].split() == ["SEVERITY", "RULE", "LOCATION", "MESSAGE", "FINGERPRINT"]
+    assert table[0].split() == ["severity", "rule", "location", "message", "fingerprint"]
     assert [row.split()[1] for row in table[1:]] == ["F401", "F841"]
     sarif = load_json(cwd / "out" / "all.sarif")
     assert sum(1 for r in sarif["runs"][0]["results"] if r.get("suppressions")) == 2
@@ -209,11 +200,11 @@ def test_review_base_uses_git_diff(ruff_sarif: Path) -> None:
         ("{not json", "bad.json: invalid JSON"),
         (
             '{"issues": [{"message": "m", "severity": "huge"}]}',
-            "bad.json: $.issues[0].severity: expected one of",
+            "bad.json: not a valid River Reviewer output: $.issues[0].severity: expected one of",
         ),
         (
             '{"runs": [{"results": [{"locations": "x"}]}]}',
-            "bad.json: $.runs[0].results[0].locations: expected an array",
+            "bad.json: not a valid SARIF 2.1.0: $.runs[0].results[0].locations: expected an array",
         ),
     ],
 )
@@ -292,7 +283,7 @@ def test_river_findings_with_evidence(tmp_path: Path) -> None:
     assert "evidence: 1 verified, 1 not found, 1 not checkable" in done.stdout
     assert "token ?[31mlogged" in done.stdout and "\x1b" not in done.stdout
     rows = done.stdout.split("\n\n")[0].splitlines()
-    assert rows[0].split()[-1] == "EVIDENCE"
+    assert rows[0].split()[-1] == "evidence"
     assert [r.split()[-1] for r in rows[1:]] == ["verified", "FOUND", "-"]
     data = json.loads(
         riverbed(

@@ -71,6 +71,17 @@ def test_fingerprint_suppression_shape(tmp_path: Path) -> None:
     assert index["entries"] == [entry] and validate_index(index) == []
 
 
+def test_links_go_to_metadata_and_do_not_change_the_id(tmp_path: Path) -> None:
+    path = tmp_path / "index.json"
+    url = "https://github.com/o/r/pull/12#issuecomment-34"
+    entry = create_suppression(
+        path, fingerprint=FP, reason="intended", author="ana", links=[url, url], now=NOW
+    )
+    assert entry["metadata"]["links"] == [url]
+    again = create_suppression(path, fingerprint=FP, reason="intended", author="bo", now=NOW)
+    assert again == entry and load_memory(path)["entries"] == [entry]
+
+
 def test_rule_suppression_shape(tmp_path: Path) -> None:
     entry = create_suppression(
         tmp_path / "i.json",

@@ -17,9 +17,9 @@ import pytest
 from riverbed.entries import build_entry
 from riverbed.fingerprint import compute_fingerprint
 from riverbed.jsonformat import dumps_js
-from riverbed.testing.events import pull_request_event, write_event
+from riverbed.testing.events import pull_request_event
 from riverbed.testing.fake_github import FakeGitHub
-from riverbed.testing.openapi import OpenAPISubset
+from riverbed.testing.runner_env import RunnerPaths, runner_env
 
 REPO = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -144,30 +144,18 @@ class ReviewSite:
 
     def run(self, **inputs: str) -> Run:
         self.runs += 1
-        temp = self.root / f"temp{self.runs}"
-        temp.mkdir()
-        output, summary = temp / "output.txt", temp / "summary.md"
-        output.touch()
-        summary.touch()
-        event = write_event(
-            pull_request_event(7, HEAD_SHA, api_url=self.gh.api_url), temp / "event.json"
-        )
+        paths = RunnerPaths.under(self.root / f"run{self.runs}", workspace=self.workspace)
+        paths.write_event(pull_request_event(7, HEAD_SHA, api_url=self.gh.api_url))
         env = {
             "PATH": os.environ.get("PATH", ""),
             "PYTHONPATH": os.environ.get("PYTHONPATH", str(REPO)),
-            "GITHUB_API_URL": self.gh.api_url,
-            "GITHUB_REPOSITORY": "octo/demo",
-            "GITHUB_REPOSITORY_ID": "1001",
-            "GITHUB_EVENT_NAME": "pull_request",
-            "GITHUB_EVENT_PATH": str(event),
-            "GITHUB_WORKSPACE": str(self.workspace),
-            "RUNNER_TEMP": str(temp),
-            "GITHUB_OUTPUT": str(output),
-            "GITHUB_STEP_SUMMARY": str(summary),
-            "INPUT_GITHUB_TOKEN": self.gh.token,
-            "INPUT_MODE": "review",
-            "INPUT_FINDINGS": "findings.json",
-            **{"INPUT_" + k.upper(): v for k, v in {**self.inputs, **inputs}.items()},
+            **runner_env(
+                paths,
+                api_url=self.gh.api_url,
+                token=self.gh.token,
+                event_name="pull_request",
+                inputs={"mode": "review", "findings": "findings.json", **self.inputs, **inputs},
+            ),
         }
         done = subprocess.run(
             [sys.executable, str(REPO / "entrypoint.py")],
@@ -178,58 +166,28 @@ class ReviewSite:
             timeout=60,
             check=False,
         )
-        return Run(
-            done.returncode,
-            done.stdout,
-            done.stderr,
-            parse_outputs(output.read_text(encoding="utf-8")),
-            summary.read_text(encoding="utf-8"),
-        )
-
-
-def parse_outputs(text: str) -> dict[str, str]:
-    """GITHUB_OUTPUT's `name<<DELIM … DELIM` and `name=value` records."""
-    out: dict[str, str] = {}
-    lines = iter(text.splitlines())
-    for line in lines:
-        if "<<" in line:
-            name, delim = line.split("<<", 1)
-            value = []
-            for inner in lines:
-                if inner == delim:
-                    break
-                value.append(inner)
-            out[name] = "\n".join(value)
-        elif "=" in line:
-            name, value_text = line.split("=", 1)
-            out[name] = value_text
-    return out
+        return Run(done.returncode, done.stdout, done.stderr, paths.outputs(), paths.summary_text())
 
 
 @pytest.fixture
-def site(tmp_path: Path) -> Iterator[ReviewSite]:
+def site(gh: FakeGitHub, tmp_path: Path) -> Iterator[ReviewSite]:
     """A PR #7 changing src/app.py, a workspace holding it, and an empty memory."""
-    openapi = OpenAPISubset.from_file(
-        Path(__file__).resolve().parents[1] / "fixtures/github-openapi-subset.json"
+    gh.add_pull(
+        7,
+        HEAD_SHA,
+        files=[
+            {
+                "filename": "src/app.py",
+                "status": "modified",
+                "patch": PATCH,
+                "additions": 3,
+                "deletions": 1,
+            },
+            {"filename": "logo.png", "status": "added", "additions": 0, "deletions": 0},
+        ],
     )
-    with FakeGitHub(owner="octo", repo="demo", repository_id=1001, openapi=openapi) as gh:
-        gh.add_pull(
-            7,
-            HEAD_SHA,
-            files=[
-                {
-                    "filename": "src/app.py",
-                    "status": "modified",
-                    "patch": PATCH,
-                    "additions": 3,
-                    "deletions": 1,
-                },
-                {"filename": "logo.png", "status": "added", "additions": 0, "deletions": 0},
-            ],
-        )
-        review_site = ReviewSite(gh, tmp_path)
-        (review_site.workspace / "src").mkdir(parents=True)
-        (review_site.workspace / "src/app.py").write_text("\n".join(APP_LINES) + "\n")
-        yield review_site
-    assert gh.server_errors == []
+    review_site = ReviewSite(gh, tmp_path)
+    (review_site.workspace / "src").mkdir(parents=True)
+    (review_site.workspace / "src/app.py").write_text("\n".join(APP_LINES) + "\n")
+    yield review_site
     assert gh.schema_problems == []  # every exchange was as GitHub documents it

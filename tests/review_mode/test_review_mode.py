@@ -281,3 +281,14 @@ def test_refused_inline_comments_fall_back_to_the_body(site: Any) -> None:
     assert len(posts) == 2 and posts[1]["comments"] == []
     assert cases["inline"]["fp"] in posts[1]["body"]
     assert "posted every finding in the review body instead" in run.summary
+
+
+def test_malformed_findings_error_names_the_action_input(site: Any) -> None:
+    (site.workspace / "findings.json").write_text('{"runs": [{"results": "x"}]}')
+    run = site.run(findings_format="sarif")
+    assert run.code == 2, run.stdout + run.stderr
+    assert "findings.json: not a valid SARIF 2.1.0: $.runs[0].results" in run.stdout
+    assert "--format" not in run.stdout  # the action has an input, not a command-line option
+    (site.workspace / "findings.json").write_text('{"neither": []}')
+    run = site.run()
+    assert "`findings-format` input" in run.stdout

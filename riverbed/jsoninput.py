@@ -1,4 +1,4 @@
-"""Walking untrusted JSON with errors that name the file and the JSON path."""
+"""Walking untrusted JSON input (findings, eval results) with errors naming file and JSON path."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from riverbed.errors import InputFormatError
 WarningSink = Callable[[str], None]
 
 
-def _type_name(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON name of a value's type, for messages ("an object", "null", …)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -22,7 +23,9 @@ def _type_name(value: Any) -> str:
         return "a string"
     if isinstance(value, list):
         return "an array"
-    return "an object"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
 
 
 @dataclass(frozen=True)
@@ -31,18 +34,23 @@ class Walker:
 
     source: str
     what: str
+    #: What the user can do; neutral, since both a CLI option and an action input pick formats.
+    hint: str = "fix the file or name its format"
+
+    def error(self, path: str, problem: str) -> InputFormatError:
+        """The InputFormatError for the value at `path`: file, format, JSON path, what to do."""
+        return InputFormatError(
+            f"{self.source}: not a valid {self.what}: {path}: {problem} ({self.hint})"
+        )
 
     def fail(self, path: str, problem: str) -> NoReturn:
         """Raise InputFormatError for the value at `path`."""
-        raise InputFormatError(
-            f"{self.source}: {path}: {problem} (not valid {self.what}; fix the file or pass "
-            "the right --format)"
-        )
+        raise self.error(path, problem)
 
     def obj(self, value: Any, path: str) -> dict[str, Any]:
         """`value` as an object, or fail."""
         if not isinstance(value, dict):
-            self.fail(path, f"expected an object, found {_type_name(value)}")
+            self.fail(path, f"expected an object, found {json_type(value)}")
         return value
 
     def array(self, value: Any, path: str, *, optional: bool = False) -> list[Any]:
@@ -50,7 +58,19 @@ class Walker:
         if value is None and optional:
             return []
         if not isinstance(value, list):
-            self.fail(path, f"expected an array, found {_type_name(value)}")
+            self.fail(path, f"expected an array, found {json_type(value)}")
+        return value
+
+    def string(self, value: Any, path: str) -> str | None:
+        """`value` as a string (absent/null → None), or fail."""
+        if value is None or isinstance(value, str):
+            return value
+        self.fail(path, f"expected a string, found {json_type(value)}")
+
+    def count(self, value: Any, path: str) -> int:
+        """`value` as a non-negative integer, or fail."""
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            self.fail(path, f"expected a count (integer ≥ 0), found {value!r}")
         return value
 
     def opt_obj(self, parent: dict[str, Any], key: str, path: str) -> dict[str, Any]:
@@ -60,10 +80,7 @@ class Walker:
 
     def opt_str(self, parent: dict[str, Any], key: str, path: str) -> str | None:
         """`parent[key]` as a string; absent or null → None."""
-        value = parent.get(key)
-        if value is None or isinstance(value, str):
-            return value
-        self.fail(f"{path}.{key}", f"expected a string, found {_type_name(value)}")
+        return self.string(parent.get(key), f"{path}.{key}")
 
     def opt_line(self, parent: dict[str, Any], key: str, path: str) -> int | None:
         """`parent[key]` as a line number ≥ 1; absent, null or 0 → None."""

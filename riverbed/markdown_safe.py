@@ -1,0 +1,109 @@
+"""Make untrusted text (comments, finding messages, file names, entries) inert in Markdown/HTML."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+#: Shown after "@" so GitHub does not turn `@user` / `@org/team` into a mention (it renders as "@").
+MENTION_BREAK: Final = "&#8203;"
+# `'` stays: riverbed never puts untrusted text inside an HTML attribute, and replies quote
+# values as 'this' (an entity there only makes the plain-text reading worse).
+_HTML: Final = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+# ASCII punctuation that means something to GitHub Markdown (emphasis, links, images, tables,
+# headings, code, strike-through, math, autolink brackets); a backslash makes each literal.
+_MARKDOWN: Final = frozenset("\\`*_[]()#|!~{}$+-.:=")
+# Bidirectional overrides/isolates ("Trojan Source") and other invisible format characters.
+_INVISIBLE: Final = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+_CONTROL: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_WHITESPACE: Final = re.compile(r"\s+")
+# Below this budget a "(N more characters cut)" note would crowd out the text: an ellipsis
+# marks the cut instead (table cells, severities, logins).
+_COUNTED_CUT_MIN: Final = 80
+
+
+def clean(text: str) -> str:
+    """Replace control and invisible/bidi characters with U+FFFD (tab and newline stay)."""
+    return _INVISIBLE.sub("\ufffd", _CONTROL.sub("\ufffd", text))
+
+
+def cut(text: str, max_chars: int) -> str:
+    """`text` cut to at most `max_chars` characters, saying how many were cut where room allows."""
+    if len(text) <= max_chars:
+        return text
+    if max_chars < _COUNTED_CUT_MIN:
+        return text[: max(max_chars - 1, 0)] + "…"
+    keep = max_chars - 40
+    return f"{text[:keep]}… ({len(text) - keep} more characters cut)"
+
+
+def one_line(text: object, max_chars: int) -> str:
+    """Cleaned text on one line (whitespace runs collapsed, trimmed), cut to `max_chars`."""
+    flat = _WHITESPACE.sub(" ", str(text) if text is not None else "").strip()
+    return cut(clean(flat), max_chars)
+
+
+def escape_markdown(text: str) -> str:
+    """Escape every character that Markdown or HTML could act on, and break @mentions."""
+    out: list[str] = []
+    for char in clean(text):
+        if char in _HTML:
+            out.append(_HTML[char])
+        elif char == "@":
+            out.append("@" + MENTION_BREAK)
+        elif char in _MARKDOWN:
+            out.append("\\" + char)
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def unescape_markdown(text: str) -> str:
+    """Inverse of `escape_markdown` (for tests and for reading our own output back)."""
+    text = text.replace("@" + MENTION_BREAK, "@")
+    text = re.sub(r"\\(.)", r"\1", text)
+    for char, entity in _HTML.items():
+        if char != "&":
+            text = text.replace(entity, char)
+    return text.replace("&amp;", "&")
+
+
+def inline(text: object, max_chars: int = 500) -> str:
+    """One escaped line: whitespace runs collapsed, at most `max_chars` source characters."""
+    return escape_markdown(one_line(text, max_chars))
+
+
+def block(text: object, max_chars: int = 4000) -> str:
+    """Escaped multi-line text: line breaks kept as Markdown hard breaks, blank lines dropped."""
+    lines = [ln.strip() for ln in cut(str(text) if text is not None else "", max_chars).split("\n")]
+    return "  \n".join(escape_markdown(ln) for ln in lines if ln)
+
+
+def code(text: str, max_chars: int = 120) -> str:
+    """Text in a code span (safe in a table cell): backtick runs and pipes cannot break out."""
+    # GitHub does not link mentions inside code, but a zero-width space makes sure of it.
+    flat = one_line(text, max_chars).replace("|", "\\|").replace("@", "@\u200b")
+    longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}" if flat else "—"
+
+
+def user(login: str) -> str:
+    """A GitHub login shown without notifying its owner."""
+    return "@" + MENTION_BREAK + inline(login, 60)
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A GitHub Markdown table; cells must already be escaped."""
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(cell or " " for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def fenced(text: str) -> str:
+    """Plain text in a fenced code block whose fence no line of the text can close."""
+    longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
+    fence = "`" * (longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
