@@ -48,6 +48,24 @@ class ChangedFiles:
     def __iter__(self) -> Iterator[str]:
         return iter(self.paths)
 
+    def matches_any(self, related: Iterable[object]) -> bool:
+        """`matches(r)` for some file-scoped related file or glob `r` (the common, fast case)."""
+        exact = self.exact
+        for item in related:
+            if type(item) is not str:
+                continue
+            if item in exact:
+                return True
+            if "*" in item or "?" in item:
+                hit = self._glob_hits.get(item)
+                if hit is None:
+                    hit = self._glob_hits[item] = any(glob_match(item, p) for p in self.paths)
+                if hit:
+                    return True
+            elif ("\\" in item or item.startswith("./")) and normalize_path(item) in exact:
+                return True
+        return False
+
     def matches(self, related: str, scope: object = "file") -> bool:
         """DESIGN's file rule for one related file or glob, widened by a suppression's scope."""
         if scope == "global":
@@ -185,9 +203,23 @@ def load_review_memory(
             n_expired += 1
         elif revoked and entry.get("id") in revoked:
             n_revoked += 1
-        elif phase is not None and meta.get("phase") != phase and not _phase_applies(entry, phase):
+        elif (
+            phase is not None
+            and (own := meta.get("phase")) != phase
+            and not (
+                (own is None or not isinstance(own, str)) and entry.get("type") == "suppression"
+            )
+        ):  # _phase_applies
             n_phase += 1
-        elif changed is not None and meta.get("relatedFiles") and not matches_files(entry, changed):
+        elif (
+            changed is not None
+            and (related := meta.get("relatedFiles"))
+            and not (
+                changed.matches_any(related)
+                if entry.get("type") != "suppression" and isinstance(related, list)
+                else matches_files(entry, changed)
+            )
+        ):
             n_files += 1
         else:
             kept.append(entry)
