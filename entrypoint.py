@@ -25,7 +25,11 @@ def main() -> int:
     except RiverbedError as exc:
         runner.error(str(exc))
         if "upload" not in runner.outputs and os.environ.get("GITHUB_OUTPUT"):
-            runner.set_output("upload", False)
+            try:
+                runner.set_output("upload", False)
+            except RiverbedError as output_error:
+                # GITHUB_OUTPUT itself is broken (only outside a real runner); say so, once.
+                runner.error(str(output_error))
         return exc.exit_code
 
 

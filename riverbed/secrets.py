@@ -6,12 +6,28 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+# Shapes are delimited by "no letter or digit next to it" rather than `\b`, so a token
+# glued to an underscore (`X_ghp_…`) is still found.
+_ALONE = r"(?<![A-Za-z0-9])"
+_END = r"(?![A-Za-z0-9])"
 # (kind, anchor, shape): the anchor is a literal every match of the shape contains; one
 # search for any anchor rules out almost all text before the shapes are tried one by one.
 _PATTERNS: tuple[tuple[str, str, str], ...] = (
-    ("GitHub token", r"gh[pousr]_", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b"),
-    ("GitHub fine-grained token", r"github_pat_", r"\bgithub_pat_[A-Za-z0-9_]{22,}\b"),
-    ("AWS access key id", r"A[KS]IA|ABIA|ACCA", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
+    (
+        "GitHub token",
+        r"gh[pousr]_",
+        _ALONE + r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}" + _END,
+    ),
+    (
+        "GitHub fine-grained token",
+        r"github_pat_",
+        _ALONE + r"github_pat_[A-Za-z0-9_]{22,}" + _END,
+    ),
+    (
+        "AWS access key id",
+        r"A[KS]IA|ABIA|ACCA",
+        _ALONE + r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}" + _END,
+    ),
     (
         "AWS secret access key",
         r"[Aa][Ww][Ss]",
@@ -23,16 +39,20 @@ _PATTERNS: tuple[tuple[str, str, str], ...] = (
         r"-----BEGIN ",
         r"-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY( BLOCK)?-----",
     ),
-    ("Slack token", r"xox", r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b"),
-    ("Google API key", r"AIza", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
-    ("Stripe secret key", r"_live_", r"\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b"),
-    ("OpenAI API key", r"sk-", r"\bsk-(?:proj-)?[A-Za-z0-9_\-]{32,}\b"),
-    ("Anthropic API key", r"sk-ant-", r"\bsk-ant-[A-Za-z0-9_\-]{32,}\b"),
-    ("npm token", r"npm_", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("Slack token", r"xox", _ALONE + r"xox[abposr]-[A-Za-z0-9-]{10,}" + _END),
+    ("Google API key", r"AIza", _ALONE + r"AIza[0-9A-Za-z_\-]{35}" + _END),
+    (
+        "Stripe secret key",
+        r"_live_",
+        _ALONE + r"(?:sk|rk)_live_[0-9A-Za-z]{20,}" + _END,
+    ),
+    ("OpenAI API key", r"sk-", _ALONE + r"sk-(?:proj-)?[A-Za-z0-9_\-]{32,}" + _END),
+    ("Anthropic API key", r"sk-ant-", _ALONE + r"sk-ant-[A-Za-z0-9_\-]{32,}" + _END),
+    ("npm token", r"npm_", _ALONE + r"npm_[A-Za-z0-9]{36}" + _END),
     (
         "JSON web token",
         r"eyJ",
-        r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
+        _ALONE + r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
     ),
 )
 _ANCHORS = re.compile("|".join(anchor for _, anchor, _ in _PATTERNS))
