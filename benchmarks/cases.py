@@ -12,7 +12,7 @@ from pathlib import Path
 
 import riverbed
 from benchmarks.generate import new_entries
-from benchmarks.timing import Sample, measure, measure_command
+from benchmarks.timing import Sample, measure_command, measure_pair
 from riverbed import storage
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -70,12 +70,13 @@ def load_validate_query(path: Path, runs: int) -> Row:
         riverbed.query_memory(index, type="pattern", tags=["retry"])
 
     size = _size(path)
+    mine, floor = measure_pair(ours, lambda: json_load(path), runs=runs)
     return Row(
         "load + validate + query",
         size,
-        measure(ours, runs=runs).median,
+        mine.median,
         "json.load",
-        measure(lambda: json_load(path), runs=runs).median,
+        floor.median,
         "≤ 1.3×",
         max_ratio=1.3,
     )
@@ -93,10 +94,12 @@ def append_one(path: Path, work: Path, runs: int) -> Row:
     target = work / "append-one" / "index.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     entry = new_entries(1, 9_000_000)[0]
-    ours = measure(
-        lambda: riverbed.append_entry(target, entry), setup=_fresh_copy(path, target), runs=runs
+    ours, floor = measure_pair(
+        lambda: riverbed.append_entry(target, entry),
+        lambda: json_load_dump(path, work / "floor.json"),
+        setup=_fresh_copy(path, target),
+        runs=runs,
     )
-    floor = measure(lambda: json_load_dump(path, work / "floor.json"), runs=runs)
     return Row(
         "append_entry (one)",
         _size(path),
@@ -113,16 +116,14 @@ def append_batch(path: Path, work: Path, runs: int, batch: int = 1000) -> list[R
     target = work / "append-batch" / "index.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     entries = new_entries(batch, 8_000_000)
-    single = measure(
-        lambda: riverbed.append_entry(target, entries[0]),
-        setup=_fresh_copy(path, target),
-        runs=runs,
-    )
     writes = _count_writes(
         lambda: riverbed.append_entries(target, entries), _fresh_copy(path, target)
     )
-    many = measure(
-        lambda: riverbed.append_entries(target, entries), setup=_fresh_copy(path, target), runs=runs
+    many, single = measure_pair(
+        lambda: riverbed.append_entries(target, entries),
+        lambda: riverbed.append_entry(target, entries[0]),
+        setup=_fresh_copy(path, target),
+        runs=runs,
     )
     return [
         Row(
@@ -166,8 +167,12 @@ def expire_all(path: Path, work: Path, runs: int) -> Row:
         nonlocal archived
         archived = len(riverbed.expire_entries(target, now=NOW).archived)
 
-    sample = measure(ours, setup=_fresh_copy(path, target), runs=runs)
-    floor = measure(lambda: json_load_dump(path, work / "floor.json"), runs=runs)
+    sample, floor = measure_pair(
+        ours,
+        lambda: json_load_dump(path, work / "floor.json"),
+        setup=_fresh_copy(path, target),
+        runs=runs,
+    )
     return Row(
         "expire_entries",
         _size(path),

@@ -10,7 +10,7 @@ from typing import Any
 import riverbed
 from benchmarks.cases import Row, _size
 from benchmarks.generate import AREAS, RULES, WORDS, file_path
-from benchmarks.timing import measure
+from benchmarks.timing import measure, measure_pair
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
@@ -102,8 +102,7 @@ def review_memory(path: Path, runs: int) -> Row:
         )
         found["entries"] = len(memory.entries)
 
-    sample = measure(ours, runs=runs)
-    floor = measure(load, runs=runs)
+    sample, floor = measure_pair(ours, load, runs=runs)
     return Row(
         "load_review_memory (midstream, 50 files)",
         _size(path),

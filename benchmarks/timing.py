@@ -40,6 +40,32 @@ def measure(
     return Sample(statistics.median(times), tuple(times))
 
 
+def measure_pair(
+    ours: Callable[[], object],
+    floor: Callable[[], object],
+    *,
+    setup: Callable[[], object] | None = None,
+    runs: int = 5,
+    warmup: int = 1,
+) -> tuple[Sample, Sample]:
+    """Time `ours` and its `floor` alternately, so both see the same machine and heap state."""
+    first: list[float] = []
+    second: list[float] = []
+    for attempt in range(warmup + runs):
+        for action, times in ((ours, first), (floor, second)):
+            if setup is not None:
+                setup()
+            start = time.perf_counter()
+            action()
+            elapsed = time.perf_counter() - start
+            if attempt >= warmup:
+                times.append(elapsed)
+    return (
+        Sample(statistics.median(first), tuple(first)),
+        Sample(statistics.median(second), tuple(second)),
+    )
+
+
 def measure_command(argv: list[str], *, runs: int = 5, env: dict[str, str] | None = None) -> Sample:
     """Wall time of a whole process start to exit."""
 
