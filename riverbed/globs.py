@@ -97,6 +97,7 @@ class GlobIndex(Generic[T]):
         self._count = 0
         self._exact: dict[str, list[tuple[int, str, T]]] = {}
         self._by_prefix: dict[str, list[tuple[int, str, Callable[[str], object], T]]] = {}
+        self._dir_cache: dict[str, list[list[tuple[int, str, Callable[[str], object], T]]]] = {}
 
     def add(self, pattern: str, value: T) -> None:
         """Index `value` under one pattern (a value may be added under several)."""
@@ -106,6 +107,19 @@ class GlobIndex(Generic[T]):
             self._exact.setdefault(pattern, []).append((self._count, pattern, value))
             return
         self._by_prefix.setdefault(prefix, []).append((self._count, pattern, matcher, value))
+        self._dir_cache.clear()
+
+    def _buckets(self, directory: str) -> list[list[tuple[int, str, Callable[[str], object], T]]]:
+        """Every bucket whose literal prefix is a prefix of `directory` (cached per directory)."""
+        found = self._dir_cache.get(directory)
+        if found is None:
+            found = [
+                bucket
+                for prefix in directory_prefixes(directory)
+                if (bucket := self._by_prefix.get(prefix))
+            ]
+            self._dir_cache[directory] = found
+        return found
 
     def matches(self, path: str) -> list[tuple[T, str]]:
         """(value, pattern) for every pattern matching `path`, in the order they were added."""
@@ -113,19 +127,11 @@ class GlobIndex(Generic[T]):
             path = normalize_path(path)
         exact = self._exact.get(path)
         hits = list(exact) if exact else []
-        by_prefix = self._by_prefix
-        start = 0
-        while True:
-            # Walk `""`, `a/`, `a/b/` … without building the list of prefixes.
-            bucket = by_prefix.get(path[:start])
-            if bucket:
-                for n, pattern, matcher, value in bucket:
-                    if matcher(path) is not None:
-                        hits.append((n, pattern, value))
-            slash = path.find("/", start)
-            if slash == -1:
-                break
-            start = slash + 1
+        # Paths of one directory share their candidate buckets: look them up once.
+        for bucket in self._buckets(path[: path.rfind("/") + 1]):
+            for n, pattern, matcher, value in bucket:
+                if matcher(path) is not None:
+                    hits.append((n, pattern, value))
         if not hits:
             return []
         if len(hits) > 1:
