@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import platform
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks import cases, review_cases
+from benchmarks.cases import Row
 from benchmarks.generate import make_index
 from benchmarks.report import render, rows_as_json
 from benchmarks.timing import peak_memory
@@ -35,6 +39,44 @@ def index_file(size: int) -> Path:
     return path
 
 
+def _steps(args: argparse.Namespace, runs: int, work: Path) -> dict[str, Callable[[], list[Row]]]:
+    """Each step by name; every step runs in a fresh process of its own."""
+    large = 10_000 if args.quick else 100_000
+    medium = 1_000 if args.quick else 10_000
+    big, mid, small = index_file(large), index_file(medium), index_file(1_000)
+    sizes = sorted({small, mid, big}, key=lambda p: p.stat().st_size)
+    steps: dict[str, Callable[[], list[Row]]] = {
+        f"load {path.stem}": (lambda path=path: [cases.load_validate_query(path, runs)])
+        for path in sizes
+    }
+    steps.update(
+        {
+            "append": lambda: [cases.append_one(big, work, runs)],
+            "batch": lambda: cases.append_batch(mid, work, runs),
+            "expire": lambda: [cases.expire_all(big, work, runs)],
+            "apply": lambda: [review_cases.apply_at_scale(runs, 2_000 if args.quick else 10_000)],
+            "review memory": lambda: [review_cases.review_memory(big, runs)],
+            "status": lambda: [review_cases.status_view(big, runs)],
+            "cold start": lambda: cases.cold_start(small, runs),
+            "persist": lambda: review_cases.persist_end_to_end(
+                mid if args.quick else index_file(10_000), work, runs
+            ),
+        }
+    )
+    return steps
+
+
+def _run_step(name: str, args: argparse.Namespace, runs: int, work: Path) -> list[Row]:
+    """One step in a child process, so no case inherits another's heap (measured to matter)."""
+    argv = [sys.executable, "-m", "benchmarks", "--step", name, "--work", str(work)]
+    argv += ["--runs", str(runs)] + (["--quick"] if args.quick else [])
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=root)
+    if done.returncode != 0:
+        raise SystemExit(f"benchmark step {name!r} failed:\n{done.stderr[-3000:]}")
+    return [Row(**fields) for fields in json.loads(done.stdout)]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run every case and print the table; returns 0 (targets are reported, not asserted)."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
@@ -45,49 +87,36 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--runs", type=int, help="timed runs per case (default 5, quick 3)")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    parser.add_argument("--step", help=argparse.SUPPRESS)
+    parser.add_argument("--work", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     runs = args.runs or (3 if args.quick else 5)
-    large = 10_000 if args.quick else 100_000
-    medium = 1_000 if args.quick else 10_000
-    big, mid, small = index_file(large), index_file(medium), index_file(1_000)
+    if args.step:
+        rows = _steps(args, runs, Path(args.work))[args.step]()
+        print(json.dumps([dataclasses.asdict(row) for row in rows]))
+        return 0
     print(
         f"riverbed benchmarks on {platform.python_implementation()} "
         f"{platform.python_version()}, {platform.machine()}; median of {runs} runs "
-        f"after a warm-up{' (quick)' if args.quick else ''}",
+        f"after a warm-up, each step in a fresh process{' (quick)' if args.quick else ''}",
         file=sys.stderr,
     )
-    rows: list[cases.Row] = []
+    collected: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="riverbed-bench-") as tmp:
         work = Path(tmp)
-        steps = [
-            (
-                "load",
-                lambda: [cases.load_validate_query(p, runs) for p in sorted({small, mid, big})],
-            ),
-            ("append", lambda: [cases.append_one(big, work, runs)]),
-            ("batch", lambda: cases.append_batch(mid, work, runs)),
-            ("expire", lambda: [cases.expire_all(big, work, runs)]),
-            ("review", lambda: review_cases.all_rows(big, runs, quick=args.quick)),
-            ("cold start", lambda: cases.cold_start(small, runs)),
-            (
-                "persist",
-                lambda: review_cases.persist_end_to_end(
-                    mid if args.quick else index_file(10_000), work, runs
-                ),
-            ),
-        ]
-        for name, step in steps:
+        for name in _steps(args, runs, work):
             started = time.perf_counter()
-            produced = step()
-            rows.extend(produced)
+            produced = _run_step(name, args, runs, work)
+            collected.extend(produced)
             print(
                 f"  {name}: {len(produced)} row(s) in {time.perf_counter() - started:.1f}s",
                 file=sys.stderr,
             )
+    big = index_file(10_000 if args.quick else 100_000)
     memory = peak_memory(str(big))
-    print(render(rows, memory))
+    print(render(collected, memory))
     if args.json:
-        Path(args.json).write_text(json.dumps(rows_as_json(rows, memory), indent=2) + "\n")
+        Path(args.json).write_text(json.dumps(rows_as_json(collected, memory), indent=2) + "\n")
     return 0
 
 

@@ -127,12 +127,6 @@ def status_view(path: Path, runs: int) -> Row:
     )
 
 
-def all_rows(path: Path, runs: int, *, quick: bool) -> list[Row]:
-    """Every review-path row for the large index."""
-    size = 2_000 if quick else 10_000
-    return [apply_at_scale(runs, size), review_memory(path, runs), status_view(path, runs)]
-
-
 def persist_end_to_end(path: Path, work: Path, runs: int) -> list[Row]:
     """The action's persist mode as a process, restoring a trusted artifact of `path`."""
     import os
