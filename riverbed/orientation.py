@@ -52,12 +52,13 @@ def _last_touched(entry: Entry) -> datetime | None:
 
 def _newest_first(entries: Iterable[Entry]) -> list[Entry]:
     # Entries without a readable date sort last, in index order.
-    listed = list(entries)
-    return sorted(
-        listed,
-        key=lambda e: (_last_touched(e) is not None, _last_touched(e) or _NEVER),
-        reverse=True,
-    )
+    keyed = []
+    for entry in entries:
+        touched = _last_touched(entry)
+        keyed.append((touched is not None, touched or _NEVER, entry))
+    # Python's sort is stable; reversing keeps equal keys in index order, as before.
+    keyed.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    return [entry for _, _, entry in keyed]
 
 
 def revocations(index: Index) -> dict[str, str]:
@@ -116,10 +117,12 @@ def _salient(index: Index, live: set[str], limit: int) -> dict[str, Any]:
     for entry in entries:
         if entry.get("type") == "suppression":
             by_key.setdefault(suppression_key(entry), []).append(entry)
-    suppressions = []
-    for entry in _newest_first(
+    # Items are built only for the entries shown; the count covers them all.
+    in_force = _newest_first(
         e for e in entries if e.get("type") == "suppression" and e["id"] in live
-    ):
+    )
+    suppressions = []
+    for entry in in_force[:limit]:
         ctx = context(entry)
         prs = _source_prs(by_key[suppression_key(entry)])
         suppressions.append(
@@ -138,10 +141,11 @@ def _salient(index: Index, live: set[str], limit: int) -> dict[str, Any]:
     for entry in entries:
         if isinstance(entry.get("supersededBy"), str):
             by_successor.setdefault(entry["supersededBy"], []).append(entry)
-    decisions = []
-    for entry in _newest_first(
+    deciding = _newest_first(
         e for e in entries if e.get("type") in DECISION_TYPES and e["id"] in live
-    ):
+    )
+    decisions = []
+    for entry in deciding[:limit]:
         replaced = list(_predecessors(entry["id"], by_successor))
         prs = _source_prs([entry, *replaced])
         decisions.append(
@@ -152,7 +156,15 @@ def _salient(index: Index, live: set[str], limit: int) -> dict[str, Any]:
                 sourcePRs=prs[:limit],
             )
         )
-    return {"suppressions": _capped(suppressions, limit), "decisions": _capped(decisions, limit)}
+    return {
+        "suppressions": _shown(suppressions, len(in_force)),
+        "decisions": _shown(decisions, len(deciding)),
+    }
+
+
+def _shown(items: list[dict[str, Any]], count: int) -> dict[str, Any]:
+    """Like `_capped`, for a list already cut to the limit out of `count`."""
+    return {"count": count, "shown": len(items), "items": items}
 
 
 def _change(entry: Entry) -> str:
@@ -192,8 +204,7 @@ def status_data(
     since = now - timedelta(days=RECENT_WINDOW_DAYS)
     recent = [
         _item(e, change=_change(e))
-        for e in _newest_first(entries)
-        if (_last_touched(e) or _NEVER) >= since
+        for e in _newest_first(e for e in entries if (_last_touched(e) or _NEVER) >= since)
     ]
     totals = Counter(entry_status(e) for e in entries)
     found, truncated = find_tensions_bounded(entries, live, revoked)
