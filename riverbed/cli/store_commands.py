@@ -283,6 +283,10 @@ def _cmd_merge(args: argparse.Namespace, context: Context) -> int:
     from riverbed.merge import merge_indexes
     from riverbed.storage import locked, read_index, write_index_atomic
 
+    for name in (args.a, args.b):
+        # A missing index is normally an empty one; a merge input named by hand is a typo.
+        if not Path(name).exists():
+            raise UsageError(f"merge input {name} does not exist (nothing was written)")
     left, right = read_index(Path(args.a)), read_index(Path(args.b))
     result = merge_indexes(left, right)
     out = Path(args.output)

@@ -205,3 +205,10 @@ def test_env_index_and_version(tmp_path: Path) -> None:
     assert (tmp_path / "custom.json").exists()
     version = run(tmp_path, "--version")
     assert version.stdout.startswith("riverbed ")
+
+
+def test_merge_refuses_missing_inputs(tmp_path: Path) -> None:
+    result = run(tmp_path, "merge", "nope.json", "other.json", "-o", "out.json")
+    assert result.returncode == 2
+    assert "nope.json does not exist" in result.stderr
+    assert not (tmp_path / "out.json").exists()
