@@ -41,6 +41,8 @@ class Finding:
     original: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     #: Fields of the input the model has no slot for, kept verbatim.
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: The producing tool's own suppression objects (SARIF `result.suppressions`), verbatim.
+    tool_suppressions: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITY_RANK:
@@ -52,6 +54,11 @@ class Finding:
         from riverbed.fingerprint import compute_fingerprint
 
         return compute_fingerprint(self)
+
+    @property
+    def suppressed_by_tool(self) -> bool:
+        """True when the producer suppressed it (a SARIF suppression, status absent or accepted)."""
+        return any(s.get("status", "accepted") == "accepted" for s in self.tool_suppressions)
 
     @property
     def text(self) -> str:
