@@ -14,6 +14,21 @@ class UsageError(RiverbedError):
     """A command-line flag or argument is wrong."""
 
 
+class GuardedSeverityError(UsageError):
+    """A suppression the severity guard would always skip for the finding it names: refused."""
+
+    def __init__(self, severity: str, feedback_type: str, *, how: str = "") -> None:
+        self.severity = severity
+        self.feedback_type = feedback_type
+        fix = how or "add --type accepted_risk if you accept the risk"
+        super().__init__(
+            f"refused: this finding is {severity}, and the severity guard never lets a "
+            f"{feedback_type} suppression hide a major or critical finding (it would be stored "
+            f"but never apply); {fix}, or, if the tool's severities mean nothing, give it a "
+            "severity override (see docs/REVIEW.md)"
+        )
+
+
 class InvalidExpiresAt(RiverbedError, ValueError):
     """A date string is not an RFC 3339 full-date or date-time as DESIGN defines it."""
 

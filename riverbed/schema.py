@@ -53,7 +53,9 @@ def json_path(parts: list[str | int]) -> str:
 
 
 def describe(error: jsonschema_rs.ValidationError, instance: Any = None) -> str:
-    """One line naming where an instance fails, with the entry id when the path is inside one."""
+    """One line in riverbed's words: the entry id and field when inside one, what is expected."""
+    from riverbed.schema_words import expected
+
     where = json_path(error.instance_path)
     path = error.instance_path
     if isinstance(instance, dict) and len(path) >= 2 and path[0] == "entries":
@@ -62,11 +64,10 @@ def describe(error: jsonschema_rs.ValidationError, instance: Any = None) -> str:
         if isinstance(entries, list) and isinstance(index, int) and index < len(entries):
             entry = entries[index]
             if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-                where += f" (entry {entry['id']!r})"
-    message = error.message
-    if len(message) > 300:
-        message = message[:300] + "…"
-    return f"{where}: {message}"
+                field = json_path(list(path[2:]))[2:]
+                named = f", field {field}" if field else ""
+                return f"entry {entry['id']!r}{named}: {expected(error)} ({where})"
+    return f"{where}: {expected(error)}"
 
 
 def structural_problems(index: Any, *, limit: int = 50) -> list[str]:

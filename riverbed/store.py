@@ -76,11 +76,12 @@ def validate_index(index: object) -> list[str]:
                 problems.append(f"$.entries[{position}]: duplicate id {entry_id!r}")
             seen.add(entry_id)
         if entry.get("type") == "suppression":
-            problems.extend(
-                f"$.entries[{position}].{p[2:] if p.startswith('$.') else p} (entry {entry_id!r})"
-                for p in entry_problems(entry)
-                if p.startswith("context")
-            )
+            for problem in entry_problems(entry):
+                if problem.startswith("context"):
+                    field, _, what = problem.partition(": ")
+                    problems.append(
+                        f"entry {entry_id!r}, field {field}: {what} ($.entries[{position}].{field})"
+                    )
     return problems
 
 

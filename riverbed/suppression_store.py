@@ -15,6 +15,7 @@ from riverbed.entries import build_entry
 from riverbed.errors import (
     DuplicateEntryError,
     EntryNotFoundError,
+    GuardedSeverityError,
     InvalidTransitionError,
     UsageError,
 )
@@ -53,8 +54,17 @@ def _validate(
     feedback_type: str,
     severity: str | None,
 ) -> None:
-    if (fingerprint is None) == (rule_id is None):
-        raise UsageError("a suppression needs either a fingerprint or a rule id (--rule), not both")
+    if fingerprint is None and rule_id is None:
+        with_paths = " (--path globs narrow a --rule suppression)" if paths else ""
+        raise UsageError(
+            "a suppression needs what to suppress: a fingerprint (as `riverbed review` prints "
+            f"it) or a rule id with --rule RULE; neither was given{with_paths}"
+        )
+    if fingerprint is not None and rule_id is not None:
+        raise UsageError(
+            f"give a fingerprint or --rule, not both (got fingerprint {fingerprint!r} "
+            f"and --rule {rule_id!r})"
+        )
     if fingerprint is not None and not _FINGERPRINT.fullmatch(fingerprint):
         raise UsageError(
             f"{fingerprint!r} is not a v1 fingerprint (16 lower-case hex characters, "
@@ -69,10 +79,7 @@ def _validate(
     _choice(feedback_type, FEEDBACK_TYPES, "--type")
     _choice(severity, SEVERITIES, "--severity")
     if severity in GUARDED_SEVERITIES and feedback_type != "accepted_risk":
-        raise UsageError(
-            f"a {severity} finding is only suppressed with --type accepted_risk "
-            f"(a {feedback_type} suppression would never apply to it)"
-        )
+        raise GuardedSeverityError(severity, feedback_type)
 
 
 def suppression_id(defining: dict[str, Any], stem: str) -> str:

@@ -8,7 +8,14 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from riverbed.cli.output import Context, add_common_options, emit_json, plural, table
+from riverbed.cli.output import (
+    Context,
+    add_common_options,
+    at_least_one,
+    emit_json,
+    plural,
+    table,
+)
 from riverbed.gitio import git_line
 
 if TYPE_CHECKING:
@@ -204,8 +211,6 @@ def _cmd_history(args: argparse.Namespace, context: Context) -> int:
     from riverbed.evals.history import eval_history
     from riverbed.evals.render import history_markdown, key_metrics
 
-    if args.last < 1:
-        raise UsageError(f"--last must be 1 or more, not {args.last}")
     history = eval_history(load(context))
     for message in history.skipped:
         context.warn(message)
@@ -361,7 +366,9 @@ def register(subparsers: Any) -> None:
         metavar="M",
         help="metrics to show (default: all of the newest run)",
     )
-    p.add_argument("--last", type=int, default=10, metavar="N", help="last N runs (default 10)")
+    p.add_argument(
+        "--last", type=at_least_one, default=10, metavar="N", help="last N runs (default 10)"
+    )
     p.add_argument(
         "--markdown",
         action="store_true",

@@ -54,9 +54,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _index_path(option: str | None) -> Path:
+    from riverbed.errors import UsageError
     from riverbed.model import DEFAULT_INDEX_PATH
 
-    return Path(option or os.environ.get("RIVERBED_INDEX") or DEFAULT_INDEX_PATH)
+    given = option or os.environ.get("RIVERBED_INDEX")
+    path = Path(given or DEFAULT_INDEX_PATH)
+    if path.is_dir():
+        # A directory is never an index: a usage mistake, not a corrupt file (exit 2, not 3).
+        source = "--index " if option else "$RIVERBED_INDEX=" if given else "the default index "
+        raise UsageError(
+            f"{source}{path} is a directory; give the index file's path, "
+            f"such as --index {path / 'index.json'}"
+        )
+    return path
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -66,8 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
-    context = Context(index_path=_index_path(args.index), as_json=args.json)
     try:
+        context = Context(index_path=_index_path(args.index), as_json=args.json)
         code: int = args.handler(args, context)
     except RiverbedError as exc:
         print(f"riverbed: error: {exc}", file=sys.stderr)

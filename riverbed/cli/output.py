@@ -24,6 +24,14 @@ class Context:
         print(f"riverbed: warning: {message}", file=sys.stderr)
 
 
+def no_index_message(path: Path) -> str:
+    """What to say when the index the command needs is not there: how to create or find one."""
+    return (
+        f"no memory index at {path}: create one with `riverbed --index {path} init`, "
+        "or point to an existing file with --index FILE or $RIVERBED_INDEX"
+    )
+
+
 def emit_json(value: Any) -> None:
     """Print stable JSON (sorted keys are not used: field order is part of the contract)."""
     print(json.dumps(value, indent=2, ensure_ascii=False))
@@ -65,6 +73,19 @@ def add_common_options(parser: Any) -> None:
         "--json", action="store_true", default=argparse.SUPPRESS, help="JSON output"
     )
     parser.add_argument("--index", metavar="PATH", default=argparse.SUPPRESS, help="index file")
+
+
+def at_least_one(value: str) -> int:
+    """argparse type for counts such as `--limit N`: an integer of 1 or more (the one rule)."""
+    import argparse
+
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
+    return number
 
 
 def add_now_option(parser: Any) -> None:

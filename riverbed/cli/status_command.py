@@ -9,7 +9,9 @@ from riverbed.cli.output import (
     Context,
     add_common_options,
     add_now_option,
+    at_least_one,
     emit_json,
+    no_index_message,
     plural,
     table,
 )
@@ -89,8 +91,8 @@ def _cmd_status(args: argparse.Namespace, context: Context) -> int:
     from riverbed.errors import UsageError
     from riverbed.orientation import status_data
 
-    if args.limit < 1:
-        raise UsageError(f"--limit must be at least 1, not {args.limit}")
+    if not context.index_path.exists():
+        raise UsageError(no_index_message(context.index_path))
     index = load(context)
     data = status_data(index, parse_now(args.now), path=str(context.index_path), limit=args.limit)
     if context.as_json:
@@ -106,6 +108,8 @@ def register(subparsers: Any) -> None:
         "status", help="orientation: what is in force, tensions, expiries, recent changes"
     )
     add_now_option(p)
-    p.add_argument("--limit", type=int, default=10, metavar="N", help="items per list (default 10)")
+    p.add_argument(
+        "--limit", type=at_least_one, default=10, metavar="N", help="items per list (default 10)"
+    )
     p.set_defaults(handler=_cmd_status)
     add_common_options(p)

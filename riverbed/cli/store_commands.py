@@ -14,6 +14,7 @@ from riverbed.cli.output import (
     add_author_option,
     add_common_options,
     add_now_option,
+    at_least_one,
     emit_json,
     plural,
     table,
@@ -132,7 +133,7 @@ def _cmd_query(args: argparse.Namespace, context: Context) -> int:
         text=args.text,
         include_inactive=args.all,
     )
-    shown = found[: args.limit] if args.limit else found
+    shown = found[: args.limit] if args.limit is not None else found
     if context.as_json:
         emit_json({"count": len(found), "shown": len(shown), "entries": shown})
         return 0
@@ -222,6 +223,13 @@ def _cmd_expire(args: argparse.Namespace, context: Context) -> int:
     from riverbed.store import expire_entries
 
     now = parse_now(args.now)
+    if not context.index_path.exists():
+        # Nothing to expire; taking the lock would create the directory and a lock file.
+        if context.as_json:
+            emit_json({"dryRun": args.dry_run, "archived": [], "warnings": [], "index": None})
+        else:
+            print(f"no index at {context.index_path}; nothing to expire, nothing written")
+        return 0
     if args.dry_run:
         _, report = expire(load(context), now)
     else:
@@ -248,13 +256,21 @@ def _cmd_expire(args: argparse.Namespace, context: Context) -> int:
 
 def _cmd_validate(args: argparse.Namespace, context: Context) -> int:
     from riverbed.jsonformat import loads
+    from riverbed.storage import parse_index_bytes
     from riverbed.store import validate_index
 
     path = Path(args.path) if args.path else context.index_path
+    if path.is_dir():
+        raise UsageError(
+            f"{path} is a directory; give the index file's path, such as {path / 'index.json'}"
+        )
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise CorruptIndexError(str(path), "no such file") from None
+        raise UsageError(
+            f"no index file at {path}; give the file to check (`riverbed validate PATH`) "
+            "or create an index with `riverbed init`"
+        ) from None
     except OSError as exc:
         raise CorruptIndexError(str(path), f"cannot be read: {exc.strerror}") from None
     try:
@@ -262,21 +278,42 @@ def _cmd_validate(args: argparse.Namespace, context: Context) -> int:
     except ValueError as exc:
         problems = [f"invalid JSON: {exc}"]
         count = 0
+        corrupt = True
     else:
         problems = validate_index(document)
         entries = document.get("entries") if isinstance(document, dict) else None
         count = len(entries) if isinstance(entries, list) else 0
+        try:
+            parse_index_bytes(data, str(path))
+            corrupt = False
+        except CorruptIndexError:
+            corrupt = True
     if context.as_json:
         emit_json(
-            {"path": str(path), "valid": not problems, "entries": count, "problems": problems}
+            {
+                "path": str(path),
+                "valid": not problems,
+                "corrupt": corrupt,
+                "entries": count,
+                "problems": problems,
+            }
         )
     elif problems:
-        print(f"{path}: {plural(len(problems), 'problem')}:", file=sys.stderr)
+        verdict = (
+            "corrupt, every command refuses to read it"
+            if corrupt
+            else "it loads, but fails the strict check riverbed applies to what it writes"
+        )
+        print(f"{path}: {plural(len(problems), 'problem')} ({verdict}):", file=sys.stderr)
         for problem in problems:
             print(f"  - {problem}", file=sys.stderr)
     else:
         print(f"{path}: valid ({plural(count, 'entry')})")
-    return 3 if problems else 0
+    # A file riverbed cannot load is corrupt (3, like every other command says); one that
+    # loads but breaks the strict rules (a bad date, a suppression context) is a failed check.
+    if corrupt:
+        return 3
+    return 1 if problems else 0
 
 
 def _cmd_merge(args: argparse.Namespace, context: Context) -> int:
@@ -339,7 +376,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--phase", choices=PHASES)
     p.add_argument("--text", help="case-insensitive text in title, content or summary")
     p.add_argument("--all", action="store_true", help="include superseded and archived entries")
-    p.add_argument("--limit", type=int, default=0, help="show at most N entries")
+    p.add_argument("--limit", type=at_least_one, metavar="N", help="show at most N entries")
     p.set_defaults(handler=_cmd_query)
     add_common_options(p)
 

@@ -226,8 +226,24 @@ def test_cli_json_is_the_core_data_and_text_tells_the_story(index_path: Path) ->
 
 
 def test_empty_memory(index_path: Path) -> None:
+    index_path.parent.mkdir(parents=True)
+    index_path.write_text('{\n  "version": "1",\n  "entries": []\n}\n')
     text = status_cli(index_path).stdout
     assert "0 entries" in text and "Open tensions (0)" in text
+
+
+def test_no_index_says_so_and_how_to_create_one(index_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "riverbed", "status", "--index", str(index_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert f"no memory index at {index_path}" in done.stderr
+    assert f"riverbed --index {index_path} init" in done.stderr
+    assert "0 entries" not in done.stdout
+    assert not index_path.parent.exists()
 
 
 statuses = st.sampled_from(["active", "superseded", "archived", None])

@@ -159,8 +159,8 @@ def test_expired_suppression_is_renewed_under_a_new_generation(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("kwargs", "error", "text"),
     [
-        ({}, UsageError, "either a fingerprint or a rule id"),
-        ({"fingerprint": FP, "rule_id": "R"}, UsageError, "either a fingerprint or a rule id"),
+        ({}, UsageError, "or a rule id with --rule RULE; neither was given"),
+        ({"fingerprint": FP, "rule_id": "R"}, UsageError, "give a fingerprint or --rule, not both"),
         ({"fingerprint": FP, "paths": ["a"]}, UsageError, "go with --rule"),
         ({"fingerprint": FP, "reason": "  "}, UsageError, "needs a reason"),
         ({"fingerprint": FP, "feedback_type": "meh"}, UsageError, "--type 'meh'"),
@@ -168,7 +168,7 @@ def test_expired_suppression_is_renewed_under_a_new_generation(tmp_path: Path) -
         (
             {"fingerprint": FP, "severity": "critical"},
             UsageError,
-            "only suppressed with --type accepted_risk",
+            "the severity guard never lets a false_positive suppression hide",
         ),
         ({"fingerprint": FP, "expires_at": "2026-02-30"}, InvalidExpiresAt, "2026-02-30"),
         ({"fingerprint": "NOTHEX0123456789"}, UsageError, "is not a v1 fingerprint"),
