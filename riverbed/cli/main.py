@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "riverbed.cli.eval_commands",
     "riverbed.cli.agent_commands",
     "riverbed.cli.demo_command",
+    "riverbed.cli.learning_commands",
 )
 
 

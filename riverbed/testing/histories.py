@@ -1,0 +1,78 @@
+"""Suppression and eval histories in the shapes real tools write, for tests and the demo."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from riverbed.expiry import format_timestamp
+from riverbed.model import Entry, Index, empty_index
+
+
+def reference_suppression(
+    entry_id: str,
+    *,
+    fingerprint: str | None = None,
+    rule: str | None = None,
+    paths: tuple[str, ...] = (),
+    pr: int | None = None,
+    author: str = "river-review",
+    severity: str | None = None,
+    feedback_type: str = "false_positive",
+    created: datetime | None = None,
+    files: tuple[str, ...] = (),
+    context_expires: str | None = None,
+    reason: str = "accepted in review",
+) -> Entry:
+    """A suppression as River Reviewer's `createSuppression` (or riverbed's own) writes it."""
+    ctx: dict[str, Any] = {"findingId": None, "findingHash": None, "scope": "file", "active": True}
+    if fingerprint is not None:
+        ctx["fingerprint"] = fingerprint
+        ctx["fingerprintAlgo"] = "v1"
+    ctx["feedbackType"] = feedback_type
+    if severity is not None:
+        ctx["severity"] = severity
+    if rule is not None:
+        ctx["match"] = {"ruleId": rule, "paths": list(paths)} if paths else {"ruleId": rule}
+    if context_expires is not None:
+        ctx["expiresAt"] = context_expires
+    if pr is not None:
+        ctx["sourcePR"] = pr
+    meta: dict[str, Any] = {
+        "createdAt": format_timestamp(created or datetime(2026, 1, 1, tzinfo=UTC)),
+        "author": author,
+        "tags": ["suppression", "active", "file"],
+        "relatedFiles": list(files),
+    }
+    if pr is not None:
+        meta["links"] = [f"PR#{pr}"]
+    return {
+        "id": entry_id,
+        "type": "suppression",
+        "title": f"Suppress: {fingerprint or rule}",
+        "content": reason,
+        "metadata": meta,
+        "context": ctx,
+    }
+
+
+def eval_entry(entry_id: str, suite: str, scores: dict[str, float], created: datetime) -> Entry:
+    """An eval_result entry with scores in its context, as `riverbed eval persist` stores it."""
+    return {
+        "id": entry_id,
+        "type": "eval_result",
+        "title": f"Eval {suite}",
+        "content": f"scores of {suite}",
+        "metadata": {"createdAt": format_timestamp(created), "author": "ci", "tags": ["eval"]},
+        "context": {"suite": suite, "scores": dict(scores), "status": "pass"},
+    }
+
+
+def index_of(*entries: Entry) -> Index:
+    """An index document holding `entries`."""
+    return {**empty_index(), "entries": list(entries)}
+
+
+def days_before(now: datetime, days: float) -> datetime:
+    """`now` minus `days`."""
+    return now - timedelta(days=days)
