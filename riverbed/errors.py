@@ -82,6 +82,10 @@ class StoreWriteError(RiverbedError):
     exit_code = 3
 
 
+class LockTimeoutError(StoreWriteError):
+    """Another process held the index lock for longer than the lock timeout."""
+
+
 class InputFormatError(RiverbedError):
     """A findings, eval-results or other input file is malformed; names the file and JSON path."""
 

@@ -6,7 +6,7 @@ from typing import Any, Final, Literal, TypeAlias, get_args
 
 #: An entry as stored in the index: a JSON object (dict) whose shape the entry schema defines.
 Entry: TypeAlias = dict[str, Any]
-#: The whole index document `{"version": "1", "entries": [...]}`.
+#: The whole index document `{"entries": [...], "version": "1"}`.
 Index: TypeAlias = dict[str, Any]
 
 INDEX_VERSION: Final = "1"
@@ -39,8 +39,8 @@ LIFECYCLE_CONTEXT_KEYS: Final = ("archivedReason",)
 
 
 def empty_index() -> Index:
-    """A new, empty index document."""
-    return {"version": INDEX_VERSION, "entries": []}
+    """A new, empty index document, keys in River Reviewer's order (`entries`, `version`)."""
+    return {"entries": [], "version": INDEX_VERSION}
 
 
 def entry_status(entry: Entry) -> str:

@@ -4,20 +4,28 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import gc
 import os
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from riverbed.errors import CorruptIndexError, StoreWriteError
+from riverbed import locking
+from riverbed.errors import CorruptIndexError, LockTimeoutError, StoreWriteError, UsageError
 from riverbed.jsonformat import dumps_js, loads
 from riverbed.model import Index, empty_index
 from riverbed.schema import structural_problems
 
 WarningSink = Callable[[str], None]
+#: How long a writer waits for another process's lock before giving up (seconds).
+DEFAULT_LOCK_TIMEOUT = 30.0
+LOCK_TIMEOUT_VARIABLE = "RIVERBED_LOCK_TIMEOUT"
+# Windows refuses to replace a file another process has open (sharing violation, access
+# denied) until that reader closes it, which takes milliseconds: retry for about 2 s.
+_REPLACE_ATTEMPTS = 12
+_SHARING_ERRORS = (5, 32, 33)
 
 
 def lock_path(path: Path) -> Path:
@@ -27,6 +35,35 @@ def lock_path(path: Path) -> Path:
 
 def _temp_prefix(path: Path) -> str:
     return f".{path.name}."
+
+
+def ignored_names(path: Path) -> tuple[str, ...]:
+    """The patterns of the files beside `path` that must never be committed."""
+    return (lock_path(path).name, f"{_temp_prefix(path)}*.tmp")
+
+
+def ensure_gitignore(path: Path) -> bool:
+    """Make the `.gitignore` beside the index ignore its lock and temp files; True if changed.
+
+    Lines already there are kept; missing patterns are appended.
+    """
+    ignore = path.parent / ".gitignore"
+    try:
+        existing = ignore.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        existing = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+        raise StoreWriteError(f"{ignore}: cannot be read: {reason}") from None
+    present = {line.strip() for line in existing.splitlines()}
+    missing = [name for name in ignored_names(path) if name not in present]
+    if not missing:
+        return False
+    lines = [] if existing else ["# riverbed's lock file and interrupted writes: never commit"]
+    text = existing + ("\n" if existing and not existing.endswith("\n") else "")
+    text += "".join(line + "\n" for line in [*lines, *missing])
+    write_bytes_atomic(ignore, text.encode("utf-8"), what="the .gitignore")
+    return True
 
 
 def parse_index_bytes(data: bytes, source: str) -> Index:
@@ -77,21 +114,60 @@ def read_index(path: Path) -> Index:
     return parse_index_bytes(data, str(path))
 
 
+def lock_timeout() -> float:
+    """Seconds to wait for the index lock: `$RIVERBED_LOCK_TIMEOUT`, else 30."""
+    text = os.environ.get(LOCK_TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_LOCK_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 86_400:
+        raise UsageError(
+            f"{LOCK_TIMEOUT_VARIABLE}={text!r} is not a number of seconds between 0 and 86400"
+        )
+    return value
+
+
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """Hold the exclusive advisory lock for `path` (creating its directory) while inside."""
+def locked(path: Path, *, timeout: float | None = None) -> Iterator[None]:
+    """Hold the exclusive lock for `path` (creating its directory) while inside.
+
+    Waits at most `timeout` seconds (default `lock_timeout()`), then raises LockTimeoutError
+    naming the pid of the process that holds it.
+    """
+    wait = lock_timeout() if timeout is None else timeout
+    lock = lock_path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+        handle = locking.open_lock_file(lock)
     except OSError as exc:
         raise StoreWriteError(_write_failure(path, exc, "the index")) from None
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        _remove_stale_temps(path)
-        yield
+        try:
+            acquired = locking.acquire(handle, wait)
+        except OSError as exc:
+            raise StoreWriteError(_write_failure(path, exc, "the index")) from None
+        if not acquired:
+            raise LockTimeoutError(_lock_timeout_message(path, lock, wait, handle))
+        try:
+            _remove_stale_temps(path)
+            yield
+        finally:
+            locking.release(handle)
     finally:
-        fcntl.flock(handle, fcntl.LOCK_UN)
         os.close(handle)
+
+
+def _lock_timeout_message(path: Path, lock: Path, wait: float, handle: int) -> str:
+    pid = locking.holder_pid(handle)
+    holder = f"process {pid}" if pid is not None else "another process"
+    return (
+        f"{path}: {holder} has held the index lock ({lock}) for more than {wait:g} s; "
+        f"nothing was written (wait for it to finish or stop it, then retry; "
+        f"{LOCK_TIMEOUT_VARIABLE} sets how many seconds to wait)"
+    )
 
 
 def _remove_stale_temps(path: Path) -> None:
@@ -131,19 +207,40 @@ def write_bytes_atomic(path: Path, data: bytes, *, what: str = "the file") -> No
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp_name, mode)
-        os.replace(temp_name, path)
+        replace_file(temp_name, path)
         temp_name = None
-        directory = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+        _fsync_directory(path.parent)
     except OSError as exc:
         raise StoreWriteError(_write_failure(path, exc, what)) from None
     finally:
         if temp_name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temp_name)
+
+
+def replace_file(source: str | Path, target: Path) -> None:
+    """`os.replace`, retried briefly while Windows reports the target open by a reader."""
+    for attempt in range(_REPLACE_ATTEMPTS):
+        try:
+            os.replace(source, target)
+            return
+        except PermissionError as exc:
+            if getattr(exc, "winerror", None) not in _SHARING_ERRORS:
+                raise
+            if attempt == _REPLACE_ATTEMPTS - 1:
+                raise
+            time.sleep(0.005 * 2 ** min(attempt, 6))
+
+
+def _fsync_directory(directory: Path) -> None:
+    # Windows cannot open a directory as a file (and NTFS journals the rename itself).
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    handle = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
 
 
 def write_index_atomic(path: Path, index: Index) -> None:

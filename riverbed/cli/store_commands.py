@@ -47,7 +47,7 @@ def load(context: Context) -> dict[str, Any]:
 
 def _cmd_init(args: argparse.Namespace, context: Context) -> int:
     from riverbed.model import empty_index
-    from riverbed.storage import locked, read_index, write_index_atomic
+    from riverbed.storage import ensure_gitignore, locked, read_index, write_index_atomic
 
     path = context.index_path
     with locked(path):
@@ -57,12 +57,25 @@ def _cmd_init(args: argparse.Namespace, context: Context) -> int:
         else:
             index = empty_index()
             write_index_atomic(path, index)
+        ignored = ensure_gitignore(path)
+    gitignore = path.parent / ".gitignore"
     if context.as_json:
-        emit_json({"path": str(path), "created": not existing, "entries": len(index["entries"])})
-    elif existing:
+        emit_json(
+            {
+                "path": str(path),
+                "created": not existing,
+                "entries": len(index["entries"]),
+                "gitignore": str(gitignore),
+                "gitignore_changed": ignored,
+            }
+        )
+        return 0
+    if existing:
         print(f"{path} already exists with {plural(len(index['entries']), 'entry')}; left as is")
     else:
         print(f"created {path} (empty index)")
+    if ignored:
+        print(f"wrote {gitignore}: keeps the lock file and interrupted writes out of git")
     return 0
 
 

@@ -48,7 +48,7 @@ def test_append_creates_directory_and_writes_exact_bytes(
 ) -> None:
     entry = make_entry("a1", metadata={"tags": ["ünïcode"]})
     append_entry(index_path, entry, now=NOW)
-    assert index_path.read_bytes() == dumps_js({"version": "1", "entries": [entry]})
+    assert index_path.read_bytes() == dumps_js({"entries": [entry], "version": "1"})
     assert "ünïcode".encode() in index_path.read_bytes()
     assert [p.name for p in index_path.parent.iterdir() if p.name.endswith(".tmp")] == []
 
