@@ -131,11 +131,16 @@ def expiry_status(entry: dict[str, Any], now: datetime) -> tuple[bool, str | Non
     try:
         deadline = parse_expires_at(value)
     except InvalidExpiresAt:
-        return False, (
-            f"entry {entry.get('id')!r}: unparseable expiry {value!r} ignored "
-            "(entry kept active; fix it with an RFC 3339 date)"
-        )
+        return False, unparseable_expiry_warning(entry, value)
     return deadline <= now, None
+
+
+def unparseable_expiry_warning(entry: dict[str, Any], value: str) -> str:
+    """The one wording of the warning for an expiry that is not a date (every reader uses it)."""
+    return (
+        f"entry {entry.get('id')!r}: unparseable expiry {value!r} "
+        "(treated as not expired, entry kept active; fix it with an RFC 3339 date)"
+    )
 
 
 def is_expired(entry: dict[str, Any], now: datetime) -> bool:

@@ -204,7 +204,8 @@ def status_data(
     since = now - timedelta(days=RECENT_WINDOW_DAYS)
     recent = [
         _item(e, change=_change(e))
-        for e in _newest_first(e for e in entries if (_last_touched(e) or _NEVER) >= since)
+        # Within the window up to now: a date after `now` is no change "in the last 14 days".
+        for e in _newest_first(e for e in entries if since <= (_last_touched(e) or _NEVER) <= now)
     ]
     totals = Counter(entry_status(e) for e in entries)
     found, truncated = find_tensions_bounded(entries, live, revoked)

@@ -11,7 +11,13 @@ from pathlib import Path
 
 from riverbed import lifecycle
 from riverbed.errors import DuplicateEntryError, InvalidEntryError, SecretInEntryError
-from riverbed.expiry import effective_expiry, format_timestamp, is_valid_date, utc_now
+from riverbed.expiry import (
+    effective_expiry,
+    format_timestamp,
+    is_valid_date,
+    unparseable_expiry_warning,
+    utc_now,
+)
 from riverbed.lifecycle import ExpireReport
 from riverbed.model import Entry, Index
 from riverbed.schema import INDEX_SCHEMA, check_entry, describe, entry_problems, validator
@@ -41,10 +47,7 @@ def date_warnings(index: Index) -> list[str]:
     for entry in dated:
         value = effective_expiry(entry)
         if value is not None and not is_valid_date(value):
-            out.append(
-                f"entry {entry.get('id')!r}: unparseable expiry {value!r} "
-                "(treated as not expired; fix it with an RFC 3339 date)"
-            )
+            out.append(unparseable_expiry_warning(entry, value))
     return out
 
 

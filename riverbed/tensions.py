@@ -14,10 +14,12 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from typing import Any, Final
 
+from riverbed.expiry import instant_or_none
 from riverbed.globs import glob_match, normalize_path
-from riverbed.model import Entry, context, entry_tags, related_files
+from riverbed.model import Entry, context, entry_tags, metadata, related_files
 
 GUIDANCE_TYPES: Final = ("pattern", "decision", "adr")
 DECISION_TYPES: Final = ("decision", "adr")
@@ -174,6 +176,16 @@ def _competing(entries: list[Entry], live: list[Entry]) -> Iterator[dict[str, An
             }
 
 
+def _created(entry: Entry | None) -> datetime | None:
+    return None if entry is None else instant_or_none(metadata(entry).get("createdAt"))
+
+
+def _after(later: Entry, earlier: datetime | None) -> bool:
+    """True when `later` was created after `earlier` (or either date is unknown: not ruled out)."""
+    created = _created(later)
+    return created is None or earlier is None or created > earlier
+
+
 def _resuppressed(
     entries: list[Entry], in_force: set[str], revoked: dict[str, str]
 ) -> Iterator[dict[str, Any]]:
@@ -181,10 +193,22 @@ def _resuppressed(
     for entry in entries:
         if entry.get("type") == "suppression":
             by_key.setdefault(suppression_key(entry), []).append(entry)
+    records: dict[str, Entry] | None = None
     for key, group in sorted(by_key.items()):
         gone = [e for e in group if e["id"] in revoked]
-        back = [e for e in group if e["id"] in in_force]
-        if gone and back:
+        if not gone:
+            continue
+        if records is None:
+            wanted = set(revoked.values())
+            records = {e["id"]: e for e in entries if e.get("id") in wanted}
+        # Time order: a suppression in force is a return only if made after a revocation
+        # (one that predates the revocation was there all along; revoking the other is no
+        # clash). The earliest revocation of the group is the one it would come back from.
+        moments = [_created(records.get(revoked[e["id"]])) for e in gone]
+        known = [m for m in moments if m is not None]
+        first = min(known) if len(known) == len(moments) else None
+        back = [e for e in group if e["id"] in in_force and _after(e, first)]
+        if back:
             yield {
                 "kind": "revoked-then-resuppressed",
                 "ids": [*(e["id"] for e in gone), *(e["id"] for e in back)],

@@ -126,15 +126,18 @@ def _cmd_add(args: argparse.Namespace, context: Context) -> int:
     return 0
 
 
-def entry_rows(entries: list[Entry]) -> list[list[object]]:
-    """Table rows: id, type, status, phase, title."""
+def entry_rows(entries: list[Entry], states: list[Any]) -> list[list[object]]:
+    """Table rows: id, type, effective state (revoked, expired, …), phase, title."""
     return [
-        [e["id"], e.get("type"), entry_status(e), entry_phase(e) or "-", entry_title(e)]
-        for e in entries
+        [e["id"], e.get("type"), state.state, entry_phase(e) or "-", entry_title(e)]
+        for e, state in zip(entries, states, strict=True)
     ]
 
 
 def _cmd_query(args: argparse.Namespace, context: Context) -> int:
+    from collections import Counter
+
+    from riverbed.effective import effective_state, revocation_records, with_state
     from riverbed.query import query_memory
 
     index = load(context)
@@ -147,17 +150,29 @@ def _cmd_query(args: argparse.Namespace, context: Context) -> int:
         include_inactive=args.all,
     )
     shown = found[: args.limit] if args.limit is not None else found
+    revocations = revocation_records(index["entries"])
+    now = parse_now(args.now)
+    states = [effective_state(e, revocations, now) for e in shown]
     if context.as_json:
-        emit_json({"count": len(found), "shown": len(shown), "entries": shown})
+        entries = [with_state(e, state) for e, state in zip(shown, states, strict=True)]
+        emit_json({"count": len(found), "shown": len(shown), "entries": entries})
         return 0
     if not found:
         scope = "entries" if args.all else "active entries (add --all for every status)"
         print(f"no matching {scope} in {context.index_path}")
         return 0
-    print(table(["id", "type", "status", "phase", "title"], entry_rows(shown)))
+    print(table(["id", "type", "state", "phase", "title"], entry_rows(shown, states)))
     left = len(found) - len(shown)
     tail = f"; {left} more left out by --limit {args.limit}" if left else ""
     print(f"\n{plural(len(found), 'entry')} matched{tail}")
+    stale = [s for e, s in zip(shown, states, strict=True) if s.state != entry_status(e)]
+    if stale:
+        kinds = ", ".join(f"{n} {k}" for k, n in Counter(s.state for s in stale).items())
+        print(
+            f"{plural(len(stale), 'entry')} stored as active "
+            f"{'no longer applies' if len(stale) == 1 else 'no longer apply'} ({kinds}); "
+            "`riverbed show ID` says by what and when"
+        )
     return 0
 
 
@@ -175,17 +190,21 @@ def _find(index: dict[str, Any], entry_id: str) -> Entry:
 
 
 def _cmd_show(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.effective import effective_state, revocation_records, with_state
     from riverbed.expiry import effective_expiry
 
-    entry = _find(load(context), args.id)
+    index = load(context)
+    entry = _find(index, args.id)
+    state = effective_state(entry, revocation_records(index["entries"]), parse_now(args.now))
     if context.as_json:
-        emit_json(entry)
+        emit_json(with_state(entry, state))
         return 0
     meta = entry.get("metadata", {})
+    stored = entry_status(entry)
     fields = [
         ("id", entry["id"]),
         ("type", entry.get("type")),
-        ("status", entry_status(entry)),
+        ("status", state.detail + (f" (stored: {stored})" if state.state != stored else "")),
         ("title", entry.get("title")),
         ("phase", meta.get("phase")),
         ("author", meta.get("author")),
@@ -205,7 +224,7 @@ def _cmd_show(args: argparse.Namespace, context: Context) -> int:
     if entry.get("context"):
         import json
 
-        print("\ncontext:", json.dumps(entry["context"], ensure_ascii=False, indent=2))
+        print("\ncontext (as stored):", json.dumps(entry["context"], ensure_ascii=False, indent=2))
     return 0
 
 
@@ -390,11 +409,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("--text", help="case-insensitive text in title, content or summary")
     p.add_argument("--all", action="store_true", help="include superseded and archived entries")
     p.add_argument("--limit", type=at_least_one, metavar="N", help="show at most N entries")
+    add_now_option(p)
     p.set_defaults(handler=_cmd_query)
     add_common_options(p)
 
     p = subparsers.add_parser("show", help="print one entry")
     p.add_argument("id")
+    add_now_option(p)
     p.set_defaults(handler=_cmd_show)
     add_common_options(p)
 

@@ -22,6 +22,7 @@ from riverbed.demo.scenario import (
     source_text,
 )
 from riverbed.demo.story import Step
+from riverbed.demo.terminal import for_terminal
 from riverbed.errors import RiverbedError
 from riverbed.testing.fake_github import FakeGitHub
 
@@ -70,7 +71,9 @@ def _run(state: DemoState, name: str, **kwargs: Any) -> ActionRun:
         **kwargs,
     )
     for annotation in run.warnings():
-        state.warn("the action: " + annotation.split("::", 2)[-1])
+        text = annotation.split("::", 2)[-1]
+        # The action reads the same memory as act 1: a warning already shown is not repeated.
+        state.warn(text if text in state.warnings else "the action: " + text)
     if run.code != 0:
         errors = "; ".join(run.errors()) or run.log.strip().splitlines()[-1:]
         raise DemoStepError(f"the action's {run.mode} run exited {run.code}: {errors}")
@@ -149,8 +152,8 @@ def _review(state: DemoState, name: str, day: int) -> tuple[ActionRun, dict[str,
 
 
 def _inline_line(comment: dict[str, Any]) -> str:
-    """Where an inline comment sits and its first two paragraphs, as posted."""
-    paragraphs = [p.strip() for p in comment["body"].split("\n\n") if p.strip()]
+    """Where an inline comment sits and its first two paragraphs, as GitHub shows them."""
+    paragraphs = [p.strip() for p in for_terminal(comment["body"]).split("\n\n") if p.strip()]
     return f"{comment['path']}:{comment['line']}: " + " — ".join(paragraphs[:2])
 
 

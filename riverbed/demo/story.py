@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from riverbed.demo.terminal import for_terminal
+
 #: Width of the frame drawn around a posted review or reply.
 FRAME_WIDTH = 78
 
@@ -108,7 +110,8 @@ def render_text(story: Story) -> str:
         out.append(f"{number:>2}. {step.title}")
         out += [f"    {line}" for line in step.lines]
         if step.block is not None:
-            out += ["    " + line for line in frame(step.block_title or "", step.block)]
+            shown = for_terminal(step.block)
+            out += ["    " + line for line in frame(step.block_title or "", shown)]
     out.append("")
     if story.warnings:
         out.append(f"Warnings along the way ({len(story.warnings)}, each shown once):")

@@ -107,6 +107,7 @@ def build_server(settings: ServerSettings) -> MCPServer:
                 text=text,
                 include_inactive=include_inactive,
                 limit=limit,
+                now=utc_now(),
             )
         )
 

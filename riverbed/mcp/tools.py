@@ -6,6 +6,7 @@ server turns those into tool errors the agent can read.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -44,13 +45,24 @@ def _load(settings: ServerSettings) -> tuple[Index, list[str]]:
     return index, warnings
 
 
-def trim_entry(entry: Entry, *, max_content: int = CONTENT_PREVIEW_CHARS) -> dict[str, Any]:
-    """An entry cut down for an agent: the fields that orient, content capped and counted."""
-    from riverbed.expiry import effective_expiry
+def trim_entry(
+    entry: Entry,
+    *,
+    max_content: int = CONTENT_PREVIEW_CHARS,
+    revocations: Mapping[str, Entry] | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """An entry cut down for an agent: the fields that orient, content capped and counted.
+
+    `status` is the stored status; `effectiveState` what it amounts to now (revoked, …).
+    """
+    from riverbed.effective import effective_state
+    from riverbed.expiry import effective_expiry, utc_now
 
     meta = metadata(entry)
     out: dict[str, Any] = {"id": entry["id"], "type": entry.get("type")}
     out["status"] = entry_status(entry)
+    out["effectiveState"] = effective_state(entry, revocations or {}, now or utc_now()).to_dict()
     for key in ("title",):
         if isinstance(entry.get(key), str):
             out[key] = entry[key]
@@ -87,9 +99,12 @@ def query_tool(
     text: str | None = None,
     include_inactive: bool = False,
     limit: int = DEFAULT_QUERY_LIMIT,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
     """Matching entries in index order, trimmed, with a count of what `limit` left out."""
+    from riverbed.effective import revocation_records
     from riverbed.errors import UsageError
+    from riverbed.expiry import utc_now
     from riverbed.query import query_memory
 
     if not 1 <= limit <= MAX_QUERY_LIMIT:
@@ -99,11 +114,13 @@ def query_tool(
         index, type=type, tags=tags, phase=phase, text=text, include_inactive=include_inactive
     )
     shown = found[:limit]
+    revocations = revocation_records(index["entries"])
+    moment = now or utc_now()
     result: dict[str, Any] = {
         "count": len(found),
         "shown": len(shown),
         "leftOut": len(found) - len(shown),
-        "entries": [trim_entry(e) for e in shown],
+        "entries": [trim_entry(e, revocations=revocations, now=moment) for e in shown],
     }
     if result["leftOut"]:
         result["note"] = (
@@ -161,7 +178,7 @@ def deposit_tool(
         "appended": bool(report.appended),
         "id": entry["id"],
         "index": str(settings.index_path),
-        "entry": trim_entry(entry),
+        "entry": trim_entry(entry, now=now),
     }
 
 

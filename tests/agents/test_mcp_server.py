@@ -356,3 +356,30 @@ def test_tool_schemas_use_the_model_s_names() -> None:
     assert get_args(server.EntryType) == ENTRY_TYPES
     assert get_args(server.Phase) == PHASES
     assert get_args(server.DepositType) == tools.DEPOSIT_TYPES
+
+
+def test_query_shows_a_revoked_suppression_as_revoked(index_path: Path) -> None:
+    suppression = entry(
+        "suppression-x",
+        "suppression",
+        context={"active": True, "scope": "file", "fingerprint": "0123456789abcdef"},
+    )
+    revocation = entry(
+        "resurface-revoke-suppression-x",
+        "resurface",
+        context={"action": "revoke", "suppressionId": "suppression-x"},
+        meta={"createdAt": "2026-03-04T05:06:07.000Z"},
+    )
+    seed(index_path, suppression, revocation)
+
+    async def body(client: ClientSession) -> Any:
+        return data_of(await client.call_tool("query", {"type": "suppression"}))
+
+    (found,) = run(index_path, body)["entries"]
+    assert found["status"] == "active"
+    assert found["effectiveState"] == {
+        "state": "revoked",
+        "detail": "revoked by resurface-revoke-suppression-x on 2026-03-04",
+        "by": "resurface-revoke-suppression-x",
+        "at": "2026-03-04T05:06:07.000Z",
+    }

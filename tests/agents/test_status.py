@@ -302,3 +302,21 @@ def test_lists_are_capped_and_salient_only_holds_what_is_in_force(
         assert expiry in (None, "garbage") or expiry > "2026-06-15"
         if source["type"] == "suppression":
             assert source["context"]["active"] is True
+
+
+def test_recent_changes_do_not_list_future_dates() -> None:
+    def made(entry_id: str, created: str) -> dict[str, Any]:
+        meta = {"createdAt": created, "author": "a"}
+        return {"id": entry_id, "type": "decision", "content": "c", "metadata": meta}
+
+    index = {
+        "version": "1",
+        "entries": [
+            made("yesterday", "2026-06-14T12:00:00Z"),
+            made("tomorrow", "2026-06-16T12:00:00Z"),
+            made("last-month", "2026-05-01T12:00:00Z"),
+        ],
+    }
+    recent = status_data(index, datetime(2026, 6, 15, 12, tzinfo=UTC))["recent"]
+    assert [item["id"] for item in recent["items"]] == ["yesterday"]
+    assert recent["count"] == 1

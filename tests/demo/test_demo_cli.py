@@ -83,10 +83,9 @@ def test_expiry_archives_the_lapsed_suppression_and_keeps_the_unparseable_one(
     assert expire["unparseableWarned"] is True
     assert expire["importedStatus"] == "active"
     assert any("when payments v2 ships" in w for w in expire["warnings"])
-    # Every read warned (library and action); the story shows each wording once.
-    library, action = story["warnings"]
-    assert IMPORTED in library and "unparseable expiry" in library
-    assert action.startswith("the action: ") and IMPORTED in action
+    # Every read warned (library and action) in the same words; the story shows it once.
+    (warning,) = story["warnings"]
+    assert IMPORTED in warning and "unparseable expiry" in warning
     # With its suppression gone, the legacy finding is raised again.
     assert (pr3["kept"], pr3["suppressed"], pr3["keptRules"]) == (1, 0, ["E741"])
 
@@ -161,7 +160,7 @@ def test_human_output_tells_the_story(tmp_path: Path) -> None:
         "F401 is not raised again",
         " 5. Day 40, expire: archived 1, warned 1",
         "kept decision-payments-v1 active with a warning",
-        "Warnings along the way (2, each shown once):",
+        "Warnings along the way (1, each shown once):",
         "regressions caught",
         " 8. riverbed status:",
         "Act 2: the GitHub Action itself, against a local GitHub stand-in",
@@ -174,6 +173,12 @@ def test_human_output_tells_the_story(tmp_path: Path) -> None:
         "GitHub was a local stand-in (riverbed.testing.FakeGitHub on 127.0.0.1)",
     ):
         assert expected in out, expected
+    # Posted Markdown reads as GitHub shows it: no escapes, entities or hidden markers.
+    assert "`shop.signals` imported but unused" in out
+    assert "for @maria." in out
+    for raw in ("\\`", "\\.", "&#8203;", "&lt;", "<code>", "<!-- riverbed:"):
+        assert raw not in out, raw
+    assert out.count(str(target)) == 2  # the heading and the status command, not repeated
     # --dir keeps everything: the team's index and each action run's files.
     assert (target / "repo" / ".river" / "memory" / "index.json").is_file()
     assert (target / "runs" / "2-review" / "step-summary.md").read_text(encoding="utf-8")
