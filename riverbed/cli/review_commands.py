@@ -184,7 +184,11 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
     if args.workspace and not Path(args.workspace).is_dir():
         raise UsageError(f"--workspace {args.workspace} is not a directory")
     fmt, findings = read_findings_file(
-        args.findings, format=args.format, root=root, on_warning=context.warn
+        args.findings,
+        format=args.format,
+        root=root,
+        on_warning=context.warn,
+        root_hint=None if args.workspace else "pass --workspace",
     )
     changed = _changed_files(args, root) or []
     index = _load_for_review(context)

@@ -9,6 +9,7 @@ from pathlib import Path
 from riverbed.errors import InputFormatError
 from riverbed.findings.formats import parse_findings
 from riverbed.findings.model import Finding
+from riverbed.findings.sarif_uris import absolute_root
 from riverbed.jsoninput import WarningSink
 
 #: Findings files larger than this are refused rather than parsed into memory.
@@ -27,6 +28,7 @@ def read_findings_file(
     format: str = "auto",
     root: str | os.PathLike[str] | None = None,
     on_warning: WarningSink | None = None,
+    root_hint: str | None = None,
 ) -> tuple[str, list[Finding]]:
     """(format read, findings) of a findings file; InputFormatError names file and JSON path."""
     source = str(path)
@@ -43,9 +45,14 @@ def read_findings_file(
         raise InputFormatError(
             f"{source}: cannot read the findings file ({exc.strerror})"
         ) from None
-    base = os.path.abspath(root) if root is not None else None
+    base = absolute_root(str(root)) if root is not None else None
     return parse_findings(
-        data, source=source, format=format, root=base, on_warning=on_warning or _default_sink
+        data,
+        source=source,
+        format=format,
+        root=base,
+        on_warning=on_warning or _default_sink,
+        root_hint=root_hint,
     )
 
 

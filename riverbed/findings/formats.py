@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Final
 
 from riverbed.errors import InputFormatError
@@ -27,6 +28,24 @@ def _parse_lines(text: str, source: str) -> list[tuple[int, Any]]:
     return out
 
 
+def _first_line_is_json(text: str) -> bool:
+    """True when the text reads as rdjsonl: several lines, the first a JSON object by itself."""
+    stripped = text.strip()
+    if not stripped.startswith("{") or "\n" not in stripped:
+        return False
+    try:
+        return isinstance(loads(stripped.split("\n", 1)[0]), dict)
+    except ValueError:
+        return False  # one document over several lines: its own error says where
+
+
+def _where(exc: ValueError) -> str:
+    """`at line L, column C (problem)` for a JSON error, from the parser's own position."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"at line {exc.lineno}, column {exc.colno} ({exc.msg})"
+    return f"({exc})"
+
+
 def detect_format(document: Any) -> str | None:
     """sarif | river | rdjson for a parsed JSON document, None when it looks like none."""
     if not isinstance(document, dict):
@@ -45,9 +64,9 @@ def _document(text: str, source: str, fmt: str) -> tuple[str, Any]:
     try:
         document = loads(text)
     except ValueError as exc:
-        if fmt in ("auto", "rdjson") and text.lstrip().startswith("{") and "\n" in text.strip():
+        if fmt in ("auto", "rdjson") and _first_line_is_json(text):
             return "rdjsonl", _parse_lines(text, source)
-        raise InputFormatError(f"{source}: invalid JSON ({exc})") from None
+        raise InputFormatError(f"{source}: invalid JSON {_where(exc)}") from None
     if fmt != "auto":
         if (
             fmt == "rdjson"
@@ -75,8 +94,12 @@ def parse_findings(
     format: str = "auto",
     root: str | None = None,
     on_warning: WarningSink | None = None,
+    root_hint: str | None = None,
 ) -> tuple[str, list[Finding]]:
-    """(format read, findings) from the bytes of a findings file; `source` names it in errors."""
+    """(format read, findings) from the bytes of a findings file; `source` names it in errors.
+
+    `root_hint` ends the warning about absolute paths outside `root` (what the user can do).
+    """
     if format not in FORMATS:
         raise InputFormatError(
             f"unknown findings format {format!r}; use one of {', '.join(FORMATS)}"
@@ -98,7 +121,9 @@ def parse_findings(
         )
     fmt, document = _document(text, source, format)
     if fmt == "sarif":
-        return fmt, parse_sarif(document, source=source, root=root, warn=on_warning)
+        return fmt, parse_sarif(
+            document, source=source, root=root, warn=on_warning, root_hint=root_hint
+        )
     if fmt == "river":
         return fmt, parse_river(document, source=source)
     if fmt == "rdjsonl":

@@ -2,20 +2,36 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from riverbed.findings.model import Finding, max_severity
-from riverbed.globs import normalize_path
+from riverbed.findings.sarif_run import Component, Run
+from riverbed.findings.sarif_uris import is_absolute, local_root
 from riverbed.jsoninput import Walker, WarningSink
 from riverbed.model import PHASES
 
 _LEVELS = {"none": "info", "note": "info", "warning": "minor", "error": "major"}
+_KINDS = ("pass", "open", "informational", "notApplicable", "review", "fail")
 #: SARIF result kinds that say "no problem here"; they are not findings.
 _NOT_PROBLEMS = ("pass", "notApplicable")
+_SUPPRESSION_KINDS = ("inSource", "external")
+_SUPPRESSION_STATUSES = ("accepted", "underReview", "rejected")
 _MODEL_KEYS = frozenset(
-    ("ruleId", "ruleIndex", "rule", "level", "message", "locations", "kind", "properties")
+    (
+        "ruleId",
+        "ruleIndex",
+        "rule",
+        "level",
+        "message",
+        "locations",
+        "kind",
+        "properties",
+        "suppressions",
+    )
 )
+#: A message placeholder `{n}` or an escaped brace (`{{`, `}}`), §3.11.5.
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{(\d+)\}")
 
 
 def security_severity(value: Any) -> str | None:
@@ -33,107 +49,45 @@ def security_severity(value: Any) -> str | None:
     return None
 
 
-def _file_path(uri: str) -> str | None:
-    """The local path of a `file:` URI (None for other URIs)."""
-    parts = urlsplit(uri)
-    if parts.scheme.lower() != "file":
-        return None
-    path = unquote(parts.path)
-    if len(path) > 2 and path[0] == "/" and path[2] == ":":  # file:///C:/repo → C:/repo
-        path = path[1:]
-    return path
+def _format(text: str, arguments: Any) -> str:
+    """Fill `{n}` placeholders from `arguments` and unescape `{{`/`}}` (§3.11.5)."""
+    args = arguments if isinstance(arguments, list) else []
+
+    def fill(match: re.Match[str]) -> str:
+        if match.group(1) is None:
+            return match.group(0)[0]
+        position = int(match.group(1))
+        return str(args[position]) if position < len(args) else match.group(0)
+
+    return _PLACEHOLDER.sub(fill, text)
 
 
-class _Run:
-    """One SARIF run: its rules, base URIs and tool name."""
-
-    def __init__(self, walker: Walker, run: dict[str, Any], path: str, root: str | None) -> None:
-        self.walker = walker
-        self.path = path
-        tool = walker.opt_obj(run, "tool", path)
-        driver = walker.opt_obj(tool, "driver", f"{path}.tool")
-        self.tool = walker.opt_str(driver, "name", f"{path}.tool.driver") or "unknown"
-        self.rules = [
-            r if isinstance(r, dict) else {}
-            for r in walker.array(driver.get("rules"), f"{path}.tool.driver.rules", optional=True)
-        ]
-        self.rules_by_id = {r["id"]: r for r in self.rules if isinstance(r.get("id"), str)}
-        self.bases = self._bases(walker.opt_obj(run, "originalUriBaseIds", path))
-        self.prefixes = [b for b in self.bases.values() if b.startswith("/") or b[1:3] == ":/"]
-        if root:
-            self.prefixes.append(normalize_path(root).rstrip("/") + "/")
-        self.artifacts = walker.array(run.get("artifacts"), f"{path}.artifacts", optional=True)
-
-    @staticmethod
-    def _bases(raw: dict[str, Any]) -> dict[str, str]:
-        """uriBaseId → absolute local directory ending in `/` (resolving nested bases)."""
-        out: dict[str, str] = {}
-        for _ in range(4):  # nested uriBaseIds are rare; four levels is plenty
-            for name, value in raw.items():
-                if name in out or not isinstance(value, dict):
-                    continue
-                uri = value.get("uri")
-                if not isinstance(uri, str):
-                    continue
-                parent = value.get("uriBaseId")
-                local = _file_path(uri)
-                if local is None and isinstance(parent, str) and parent in out:
-                    local = out[parent] + unquote(uri)
-                if local is not None:
-                    out[name] = local if local.endswith("/") else local + "/"
-        return out
-
-    def relative(self, uri: str, base_id: str | None) -> str:
-        """A repository-relative path for an artifact URI (absolute when it lies outside)."""
-        local = _file_path(uri)
-        if local is None:
-            if urlsplit(uri).scheme:
-                return uri  # http: and friends: keep as given
-            relative = normalize_path(unquote(uri))
-            base = self.bases.get(base_id) if base_id else None
-            if base is None:
-                return relative
-            local = base + relative
-        local = normalize_path(local)
-        for prefix in self.prefixes:
-            if local.startswith(prefix):
-                return local[len(prefix) :]
-        return local
-
-    def rule_for(self, result: dict[str, Any], path: str) -> tuple[str | None, dict[str, Any]]:
-        """The result's rule id and rule descriptor (empty when the run defines none)."""
-        rule_ref = self.walker.opt_obj(result, "rule", path)
-        rule_id = self.walker.opt_str(result, "ruleId", path)
-        if rule_id is None:
-            rule_id = self.walker.opt_str(rule_ref, "id", f"{path}.rule")
-        index = result.get("ruleIndex", rule_ref.get("index"))
-        descriptor: dict[str, Any] = {}
-        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(self.rules):
-            descriptor = self.rules[index]
-        elif index is not None and index != -1:
-            self.walker.fail(f"{path}.ruleIndex", f"no rule at index {index!r} in this run")
-        if rule_id is None and isinstance(descriptor.get("id"), str):
-            rule_id = descriptor["id"]
-        if not descriptor and rule_id is not None:
-            descriptor = self.rules_by_id.get(rule_id, {})
-        return rule_id, descriptor
+def _string(value: Any) -> str | None:
+    """The text (else markdown) of a message or multiformatMessageString object."""
+    if isinstance(value, dict):
+        for key in ("text", "markdown"):
+            if isinstance(value.get(key), str):
+                return str(value[key])
+    return None
 
 
-def _message(result: dict[str, Any], rule: dict[str, Any]) -> str | None:
+def _message(result: dict[str, Any], rule: dict[str, Any], component: Component) -> str | None:
+    """message.text/markdown, else message.id in the rule's then the component's strings."""
     message = result.get("message")
     if not isinstance(message, dict):
         return None
-    for key in ("text", "markdown"):
-        if isinstance(message.get(key), str):
-            return str(message[key])
+    arguments = message.get("arguments")
+    direct = _string(message)
+    if direct is not None:
+        return _format(direct, arguments) if arguments else direct
+    ident = message.get("id")
+    if not isinstance(ident, str):
+        return None
     strings = rule.get("messageStrings")
-    template = strings.get(message.get("id")) if isinstance(strings, dict) else None
-    if isinstance(template, dict) and isinstance(template.get("text"), str):
-        text = str(template["text"])
-        arguments = message.get("arguments")
-        for position, argument in enumerate(arguments if isinstance(arguments, list) else []):
-            text = text.replace("{" + str(position) + "}", str(argument))
-        return text
+    for table in (strings if isinstance(strings, dict) else {}, component.global_strings):
+        template = _string(table.get(ident))
+        if template is not None:
+            return _format(template, arguments)
     return None
 
 
@@ -145,12 +99,21 @@ def _title(rule: dict[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _severity(w: Walker, result: dict[str, Any], rule: dict[str, Any], path: str) -> str:
+def _severity(
+    w: Walker,
+    result: dict[str, Any],
+    path: str,
+    *,
+    rule_id: str | None,
+    rule: dict[str, Any],
+    component: Component,
+) -> str:
     level = result.get("level")
     where = f"{path}.level"
+    if level is None and result.get("kind", "fail") != "fail":
+        level = "none"  # §3.27.10: severity does not apply to a result that is not a failure
     if level is None:
-        config = rule.get("defaultConfiguration")
-        level = config.get("level") if isinstance(config, dict) else None
+        level = component.default_level(rule_id, rule)
         where = f"{path} (its rule's defaultConfiguration.level)"
     severity = _LEVELS[w.enum(level, tuple(_LEVELS), where)] if level is not None else "minor"
     for props in (rule.get("properties"), result.get("properties")):
@@ -161,8 +124,22 @@ def _severity(w: Walker, result: dict[str, Any], rule: dict[str, Any], path: str
     return severity
 
 
-def _result(w: Walker, run: _Run, result: dict[str, Any], path: str) -> Finding:
-    rule_id, rule = run.rule_for(result, path)
+def _tool_suppressions(w: Walker, result: dict[str, Any], path: str) -> tuple[dict[str, Any], ...]:
+    """result.suppressions (§3.27.23), each checked for the kind and status §3.35 allows."""
+    raw = w.array(result.get("suppressions"), f"{path}.suppressions", optional=True)
+    out: list[dict[str, Any]] = []
+    for n, item in enumerate(raw):
+        where = f"{path}.suppressions[{n}]"
+        suppression = w.obj(item, where)
+        w.enum(suppression.get("kind"), _SUPPRESSION_KINDS, f"{where}.kind")
+        if suppression.get("status") is not None:
+            w.enum(suppression["status"], _SUPPRESSION_STATUSES, f"{where}.status")
+        out.append(suppression)
+    return tuple(out)
+
+
+def _result(w: Walker, run: Run, result: dict[str, Any], path: str) -> Finding:
+    rule_id, rule, component = run.rule_for(result, path)
     file = line = end_line = None
     evidence: tuple[str, ...] = ()
     locations = w.array(result.get("locations"), f"{path}.locations", optional=True)
@@ -193,8 +170,8 @@ def _result(w: Walker, run: _Run, result: dict[str, Any], path: str) -> Finding:
     return Finding(
         rule_id=rule_id,
         file=file,
-        severity=_severity(w, result, rule, path),
-        message=_message(result, rule),
+        severity=_severity(w, result, path, rule_id=rule_id, rule=rule, component=component),
+        message=_message(result, rule, component),
         title=_title(rule),
         line=line,
         end_line=end_line,
@@ -204,40 +181,79 @@ def _result(w: Walker, run: _Run, result: dict[str, Any], path: str) -> Finding:
         source_format="sarif",
         original=result,
         extra={k: v for k, v in result.items() if k not in _MODEL_KEYS},
+        tool_suppressions=_tool_suppressions(w, result, path),
     )
 
 
+def _notes(
+    source: str,
+    findings: list[Finding],
+    skipped: int,
+    absent: int,
+    *,
+    root: str | None,
+    hint: str,
+) -> list[str]:
+    """The warnings of one log: absolute paths, and every result that is not a finding."""
+    notes: list[str] = []
+    outside = sum(1 for f in findings if f.file and is_absolute(f.file))
+    if outside:
+        where = f"the workspace {local_root(root)}" if root else "the workspace"
+        notes.append(
+            f"{source}: {outside} findings name absolute paths outside {where}; path globs "
+            "and fingerprints see them as absolute" + (f" ({hint})" if hint else "")
+        )
+    if skipped:
+        notes.append(
+            f"{source}: skipped {skipped} SARIF results of kind pass/notApplicable "
+            "(they report no problem)"
+        )
+    if absent:
+        notes.append(
+            f"{source}: {absent} SARIF results have baselineState absent (found in the "
+            "baseline run, not in this one); they are counted as absent, not as findings"
+        )
+    return notes
+
+
 def parse_sarif(
-    document: Any, *, source: str, root: str | None = None, warn: WarningSink | None = None
+    document: Any,
+    *,
+    source: str,
+    root: str | None = None,
+    warn: WarningSink | None = None,
+    root_hint: str | None = None,
 ) -> list[Finding]:
-    """Every result of every run; file URIs made relative to base URIs or `root`."""
+    """Every result of every run; file URIs made relative to base URIs or `root`.
+
+    `root_hint` ends the absolute-paths warning (what to do); by default it says to pass
+    --workspace when no root was given and nothing when one was.
+    """
     w = Walker(source, "SARIF 2.1.0")
     log = w.obj(document, "$")
     version = log.get("version")
     if version is not None and version != "2.1.0":
         w.fail("$.version", f"SARIF version {version!r} is not supported (only 2.1.0)")
     findings: list[Finding] = []
-    skipped = 0
+    skipped = absent = 0
     for run_no, raw_run in enumerate(w.array(log.get("runs"), "$.runs")):
         run_path = f"$.runs[{run_no}]"
-        run = _Run(w, w.obj(raw_run, run_path), run_path, root)
+        run = Run(w, w.obj(raw_run, run_path), run_path, root)
         results = w.array(raw_run.get("results"), f"{run_path}.results", optional=True)
         for result_no, raw in enumerate(results):
             path = f"{run_path}.results[{result_no}]"
             result = w.obj(raw, path)
-            if result.get("kind") in _NOT_PROBLEMS:
+            kind = result.get("kind")
+            if kind is not None:
+                w.enum(kind, _KINDS, f"{path}.kind")
+            if kind in _NOT_PROBLEMS:
                 skipped += 1
-                continue
-            findings.append(_result(w, run, result, path))
-    outside = sum(1 for f in findings if f.file and (f.file.startswith("/") or f.file[1:3] == ":/"))
-    if outside and warn:
-        warn(
-            f"{source}: {outside} findings name absolute paths outside the workspace; "
-            "path globs and fingerprints see them as absolute (pass --workspace)"
-        )
-    if skipped and warn:
-        warn(
-            f"{source}: skipped {skipped} SARIF results of kind pass/notApplicable "
-            "(they report no problem)"
-        )
+            elif result.get("baselineState") == "absent":
+                absent += 1  # §3.27.24: detected in the baseline run, not in this one
+            else:
+                findings.append(_result(w, run, result, path))
+    if warn:
+        hint = root_hint if root_hint is not None else ("" if root else "pass --workspace")
+        for note in _notes(source, findings, skipped, absent, root=root, hint=hint):
+            warn(note)
     return findings

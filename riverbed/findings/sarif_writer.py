@@ -6,6 +6,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from riverbed.findings.model import Finding
+from riverbed.findings.sarif_uris import (
+    decoded_uri,
+    is_uri_reference,
+    is_windows_absolute,
+    to_uri_reference,
+)
 
 if TYPE_CHECKING:
     from riverbed.suppression import SuppressionDecision, SuppressionResult
@@ -16,10 +22,35 @@ FINGERPRINT_KEY = "riverbedFingerprint/v1"
 _LEVELS = {"info": "note", "minor": "warning", "major": "error", "critical": "error"}
 
 
+def _producer_artifact(finding: Finding) -> dict[str, Any] | None:
+    """The SARIF input's own artifactLocation when it still names `finding.file` (else None)."""
+    if finding.source_format != "sarif":
+        return None
+    try:
+        artifact = finding.original["locations"][0]["physicalLocation"]["artifactLocation"]
+        uri = artifact["uri"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    if not isinstance(artifact, dict) or not isinstance(uri, str):
+        return None
+    if not is_uri_reference(uri) or is_windows_absolute(uri) or decoded_uri(uri) != finding.file:
+        return None
+    base = artifact.get("uriBaseId")
+    kept: dict[str, Any] = {"uri": uri}
+    if isinstance(base, str):
+        kept["uriBaseId"] = base
+    return kept
+
+
+def _artifact(finding: Finding, file: str) -> dict[str, Any]:
+    """The producer's artifactLocation when riverbed kept its path, else an RFC 3986 URI."""
+    return _producer_artifact(finding) or {"uri": to_uri_reference(file)}
+
+
 def _location(finding: Finding) -> list[dict[str, Any]]:
     if not finding.file:
         return []
-    physical: dict[str, Any] = {"artifactLocation": {"uri": finding.file}}
+    physical: dict[str, Any] = {"artifactLocation": _artifact(finding, finding.file)}
     if finding.line:
         region: dict[str, Any] = {"startLine": finding.line}
         if finding.end_line and finding.end_line >= finding.line:
@@ -62,8 +93,11 @@ def _result(
     if finding.evidence:
         properties["evidence"] = list(finding.evidence)
     result["properties"] = properties
+    suppressions = [dict(s) for s in finding.tool_suppressions]
     if decision is not None:
-        result["suppressions"] = [_suppression(decision)]
+        suppressions.append(_suppression(decision))
+    if suppressions:
+        result["suppressions"] = suppressions
     return result
 
 
@@ -97,4 +131,9 @@ def to_sarif(
             rules[rule_id] = len(rules)
             run["tool"]["driver"]["rules"].append(_rule(finding))
         run["results"].append(_result(finding, rules[rule_id], decisions.get(position)))
+    for run in runs.values():
+        # §3.27.23: within a run, suppressions are null on every result or on none.
+        if any("suppressions" in r for r in run["results"]):
+            for r in run["results"]:
+                r.setdefault("suppressions", [])
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": list(runs.values())}
