@@ -14,8 +14,10 @@ from riverbed.comments.commands import (
     NOTE_KINDS,
     ArchiveCommand,
     Command,
+    DeclineCommand,
     HelpCommand,
     NoteCommand,
+    PromoteCommand,
     RevokeCommand,
     ShowCommand,
     SupersedeCommand,
@@ -37,7 +39,17 @@ MAX_GLOBS: Final = 20
 _FINGERPRINT: Final = re.compile(r"[0-9a-f]{16}")
 _ENTRY_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,199}")
 _CONTROL: Final = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_VERBS: Final = ("help", "show", "suppress", "revoke", *NOTE_KINDS, "supersede", "archive")
+_VERBS: Final = (
+    "help",
+    "show",
+    "suppress",
+    "revoke",
+    *NOTE_KINDS,
+    "supersede",
+    "archive",
+    "promote",
+    "decline",
+)
 
 
 @dataclass(frozen=True)
@@ -260,6 +272,20 @@ def _archive(tokens: list[str], body: str) -> Command:
     )
 
 
+def _promote(tokens: list[str], body: str) -> Command:
+    (target,) = _Args(tokens, (), ()).positionals(("candidate-id",))
+    return PromoteCommand(candidate_id=_entry_id("candidate id", target))
+
+
+def _decline(tokens: list[str], body: str) -> Command:
+    args = _Args(tokens, ("--reason",), ())
+    (target,) = args.positionals(("candidate-id",))
+    return DeclineCommand(
+        candidate_id=_entry_id("candidate id", target),
+        reason=_text("--reason", args.required("--reason", '"tests may use assert"')),
+    )
+
+
 def _no_args(command: Command) -> Callable[[list[str], str], Command]:
     def parse(tokens: list[str], body: str) -> Command:
         _Args(tokens, (), ()).positionals(())
@@ -276,6 +302,8 @@ _PARSERS: Final[dict[str, Callable[[list[str], str], Command]]] = {
     **{kind: _note(kind) for kind in NOTE_KINDS},
     "supersede": _supersede,
     "archive": _archive,
+    "promote": _promote,
+    "decline": _decline,
 }
 
 
