@@ -29,6 +29,7 @@ from riverbed.comments.scan import check_prefix, command_spans, starts_with_pref
 from riverbed.errors import CommandParseError, InvalidExpiresAt
 from riverbed.expiry import parse_expires_at
 from riverbed.model import FEEDBACK_TYPES, PHASES, SCOPES
+from riverbed.secrets import secret_kind
 
 #: GitHub's own cap on a comment body; a longer body is refused whole, never cut.
 MAX_COMMENT_CHARS: Final = 65_536
@@ -307,6 +308,25 @@ _PARSERS: Final[dict[str, Callable[[list[str], str], Command]]] = {
 }
 
 
+def _secret_refusal(line: str, body: str, prefix: str) -> tuple[str, str, str] | None:
+    """(shown source, problem, verb) when a command carries a credential, else None.
+
+    Checked before anything else, so no error message, reply or entry can repeat it.
+    """
+    kind = secret_kind(line) or secret_kind(body)
+    if kind is None:
+        return None
+    words = line[len(prefix) :].split(None, 1)
+    verb = words[0].lower() if words and words[0].lower() in _PARSERS else ""
+    shown = f"{prefix} {verb} …" if verb else f"{prefix} …"
+    where = "command line" if secret_kind(line) else "text below the command"
+    problem = (
+        f"the {where} contains what looks like a {kind}, so it was not run and is not "
+        "repeated here; delete or edit the comment and rotate the credential"
+    )
+    return shown, (f"{verb}: {problem}" if verb else problem), verb
+
+
 def _parse(line: str, body: str, prefix: str) -> Command:
     """Parse one command line; raise _Fail(problem, verb) so callers can show the right usage."""
     words = line[len(prefix) :].split(None, 1)
@@ -341,6 +361,9 @@ def parse_command(line: str, body: str = "", *, prefix: str = DEFAULT_PREFIX) ->
     if not starts_with_prefix(line, prefix):
         problem = f"not a command: a command starts with {prefix}"
         raise CommandParseError(explain(problem, "", prefix))
+    refused = _secret_refusal(line, body, prefix)
+    if refused is not None:
+        raise CommandParseError(refused[1])
     try:
         return _parse(line, body, prefix)
     except _Fail as failure:
@@ -362,6 +385,11 @@ def parse_comment(
         )
     parsed = []
     for span in spans[:max_commands]:
+        refused = _secret_refusal(span.line, span.body, prefix)
+        if refused is not None:
+            shown, problem, verb = refused
+            parsed.append(ParsedLine(span.number, shown, error=problem, verb=verb))
+            continue
         source = span.line if len(span.line) <= 200 else span.line[:199] + "…"
         try:
             command = _parse(span.line, span.body, prefix)
