@@ -93,6 +93,18 @@ class InputFormatError(RiverbedError):
 class GitHubError(RiverbedError):
     """Talking to the GitHub API failed after bounded retries."""
 
+    def __init__(self, message: str, *, status: int | None = None, reason: str = "") -> None:
+        super().__init__(message)
+        #: The HTTP status GitHub answered, when it answered (None: no answer, or not HTTP).
+        self.status = status
+        #: GitHub's own `message` for it ("Resource not accessible by integration", …).
+        self.reason = reason
+
+    @property
+    def read_only_token(self) -> bool:
+        """True when the token may read but not write (a fork pull request's token)."""
+        return self.status == 403 and "not accessible by integration" in self.reason.lower()
+
 
 class ArtifactError(RiverbedError):
     """A memory artifact is untrusted, unsafe to extract or does not hold a valid index."""

@@ -38,6 +38,16 @@ def fail_on_regression(context: ActionContext) -> bool:
     raise ActionConfigError(f"input fail-on-regression: {text!r} is not true or false")
 
 
+#: The action has no --attempt or --commit: it names a run by GITHUB_SHA, GITHUB_RUN_ID and
+#: GITHUB_RUN_ATTEMPT, so its hints speak of its inputs and of re-running.
+ACTION_HINTS = (
+    "the action names a run by commit, GITHUB_RUN_ID and GITHUB_RUN_ATTEMPT, so re-run the "
+    "workflow to record another attempt, or give that suite another name in its results file",
+    "give each file of the `eval-results` input its own suite (the file's suite name, or its "
+    "file name)",
+)
+
+
 def persist_evals(context: ActionContext, index_path: Path) -> AppendOutcome:
     """Append the `eval-results` runs to the index at `index_path` and report on them."""
     from riverbed.evals.action_hook import persist_eval_results
@@ -53,6 +63,7 @@ def persist_evals(context: ActionContext, index_path: Path) -> AppendOutcome:
         attempt=config.run_attempt,
         base_dir=str(config.workspace),
         on_warning=context.runner.warning,
+        hints=ACTION_HINTS,
     )
     context.runner.info(
         f"eval results: {len(report.files)} file(s), {len(report.appended)} run(s) appended, "

@@ -42,7 +42,7 @@ from riverbed.comments.replies import (
     render_show,
 )
 from riverbed.comments.reply_marker import replied_comment_ids
-from riverbed.errors import ActionConfigError, UsageError
+from riverbed.errors import ActionConfigError, GitHubError, UsageError
 from riverbed.github import conversation
 from riverbed.github.pulls import list_pull_files
 from riverbed.markdown_safe import inline
@@ -76,9 +76,18 @@ class _Talk:
     def __init__(self, context: ActionContext, event: CommentEvent) -> None:
         self.context, self.event = context, event
         self.client = context.github()
+        #: Set when GitHub refused a write because the token is read-only (a fork's).
+        self.read_only = False
 
     def react(self, content: str) -> None:
-        conversation.react(self.client, self.event.kind, self.event.comment_id, content)
+        """React to the comment; a failed reaction is logged and never stops a command."""
+        if self.read_only:
+            return
+        try:
+            conversation.react(self.client, self.event.kind, self.event.comment_id, content)
+        except GitHubError as exc:
+            self.read_only = exc.read_only_token
+            self.context.runner.warning(f"riverbed: reaction {content} not added: {exc}")
 
     def reply(self, body: str) -> None:
         event = self.event
@@ -149,6 +158,8 @@ def _show(context: ActionContext, talk: _Talk, after: Index | None) -> str:
     if after is None:
         restored, _ = _restore(context)
         after, source = restored.index, restored.description
+        context.runner.set_output("restored-from", restored.output)
+        context.runner.set_output("entries", len(after["entries"]))
     files = [f.filename for f in list_pull_files(talk.client, talk.event.number)]
     memory = load_review_memory(
         after, phase=context.config.phase, changed_files=files, now=context.now
@@ -191,8 +202,10 @@ def _apply_all(
         if line.command is not None and line.command.verb not in READ_ONLY_VERBS
     ]
     notes: list[str] = []
+    runner.set_output("restored-from", restored.output)
     if not any(o.changed for o in outcomes):
         runner.set_output("upload", False)
+        runner.set_output("entries", len(restored.index["entries"]))
         return outcomes, ["Memory is unchanged, so nothing was uploaded."], read_index(work)
     with runner.group("riverbed: look for a newer artifact before staging"):
         newer = newer_trusted(context, check, restored)
@@ -205,7 +218,7 @@ def _apply_all(
     _stage(staged, final)
     runner.set_output("upload", True)
     runner.set_output("index-path", str(staged))
-    runner.set_output("restored-from", restored.output)
+    runner.set_output("entries", len(final["entries"]))
     return outcomes, notes, final
 
 
@@ -245,6 +258,65 @@ def run(context: ActionContext) -> int:
     runner.set_output("upload", False)
     talk = _Talk(context, event)
     talk.react("eyes")
+    try:
+        if talk.read_only:
+            raise GitHubError("the reaction was refused", status=403, reason=READ_ONLY)
+        return _answer(context, talk, parsed, prefix, required)
+    except GitHubError as exc:
+        if not exc.read_only_token:
+            raise
+        return _read_only_token(context, talk, prefix)
+
+
+#: GitHub's message for a write with a read-only token.
+READ_ONLY = "Resource not accessible by integration"
+
+
+def _fingerprint_hint(talk: _Talk) -> str:
+    """The finding a review-thread reply answers, as the conversation command needs it."""
+    parent = talk.event.in_reply_to
+    if parent is None:
+        return "<fingerprint>"
+    with contextlib.suppress(GitHubError):  # reading still works on a read-only token
+        comment = conversation.review_comment(talk.client, parent)
+        marker = parse_finding_marker(comment.body) if comment else None
+        if marker is not None:
+            return marker.fingerprint
+    return "<fingerprint>"
+
+
+def _read_only_token(context: ActionContext, talk: _Talk, prefix: str) -> int:
+    """Explain, in an annotation and the summary, why nothing changed and what to do."""
+    config, runner, event = context.config, context.runner, talk.event
+    with contextlib.suppress(FileNotFoundError):
+        config.staged_path.unlink()
+    runner.set_output("upload", False)
+    where = (
+        "replies in review threads of a pull request from a fork run"
+        if event.kind == "review_comment"
+        else "this run runs"
+    )
+    command = f"{prefix} suppress {_fingerprint_hint(talk)} --reason …"
+    why = (
+        f"this run's token is read-only ({where} with a read-only GITHUB_TOKEN), so riverbed "
+        "can neither reply nor change memory here; nothing changed. Post the same command as "
+        "a comment in the pull request's conversation instead: that is an issue_comment run, "
+        "which runs in the base repository with its token. A suppress written as a reply to "
+        f"a finding names the finding there: `{command}`."
+    )
+    runner.warning(f"riverbed: comment {event.comment_id}: {why}")
+    runner.append_summary(
+        f"### riverbed comment {event.comment_id}\n\n"
+        f"**Memory cannot change from this run.** {inline(why, 2000)}\n"
+    )
+    return 0
+
+
+def _answer(
+    context: ActionContext, talk: _Talk, parsed: ParsedComment, prefix: str, required: str
+) -> int:
+    """Authorize, apply, reply and react for a comment with commands."""
+    runner, event = context.runner, talk.event
     if not parsed.ok:
         talk.reply(render_parse_errors(event.comment_id, parsed, prefix))
         talk.react("confused")
@@ -253,9 +325,13 @@ def run(context: ActionContext) -> int:
     commands = parsed.commands
     changing = [c for c in commands if c.verb not in READ_ONLY_VERBS]
     if changing:
-        actual = conversation.permission(talk.client, event.login)
+        granted = conversation.permission(talk.client, event.login)
+        actual = granted.level
+        # The role name (a custom role's own) goes into the log for the audit trail; the
+        # decision is by its base level only.
+        role = "" if granted.role_name == actual else f" (role {granted.role_name!r})"
         if not permission_allows(actual, required):
-            runner.info(f"{event.login} has {actual} permission; {required} is needed")
+            runner.info(f"{event.login} has {actual} permission{role}; {required} is needed")
             talk.reply(
                 render_refusal(
                     event.comment_id, event.login, required=required, actual=actual, prefix=prefix
@@ -265,6 +341,7 @@ def run(context: ActionContext) -> int:
             refused = f"Refused: {inline(event.login, 60)} has {inline(actual, 20)} permission."
             runner.append_summary(_summary(event, [], refused))
             return 0
+        runner.info(f"{event.login} has {actual} permission{role}; {required} is enough")
     replies: list[str] = []
     outcomes: list[Outcome] = []
     after: Index | None = None

@@ -155,8 +155,12 @@ def persist_eval_results(
     last: int = DEFAULT_LAST,
     base_dir: str | None = None,
     on_warning: WarningSink | None = None,
+    hints: tuple[str, str] | None = None,
 ) -> EvalPersistReport:
-    """Read, append (one write; re-runs are no-ops), compare with the previous run, summarize."""
+    """Read, append (one write; re-runs are no-ops), compare with the previous run, summarize.
+
+    `hints` are (conflict, clash) texts in the caller's terms; the CLI's flags by default.
+    """
     files = expand_paths(paths_or_glob, base_dir)
     directions = Directions(lower=tuple(lower_is_better), higher=tuple(higher_is_better))
     options = PersistOptions(
@@ -167,6 +171,7 @@ def persist_eval_results(
         author=author,
         tolerance=tolerance,
         directions=directions,
+        **({"conflict_hint": hints[0], "clash_hint": hints[1]} if hints else {}),
     )
     result = persist_files(
         index_path, files, fmt=fmt, now=now, options=options, on_warning=on_warning

@@ -25,6 +25,11 @@ from riverbed.model import Entry, context, entries_by_id
 from riverbed.storage import WarningSink
 from riverbed.store import append_entries, load_memory
 
+CLI_CONFLICT_HINT = (
+    "pass --attempt (e.g. the CI run id and attempt) or --commit to record another run"
+)
+CLI_CLASH_HINT = "give each file its own suite (drop --suite, or persist them one at a time)"
+
 
 @dataclass(frozen=True)
 class PersistOptions:
@@ -38,6 +43,11 @@ class PersistOptions:
     against: str = "previous"
     tolerance: float = DEFAULT_TOLERANCE
     directions: Directions = DEFAULT_DIRECTIONS
+    #: What to do when a run is already in memory with other results, in the caller's
+    #: terms (the CLI's flags; the action says what its inputs and a re-run do).
+    conflict_hint: str = CLI_CONFLICT_HINT
+    #: … and when two files of one call name the same run.
+    clash_hint: str = CLI_CLASH_HINT
 
 
 @dataclass(frozen=True)
@@ -82,11 +92,10 @@ def _same_run(existing: Entry, new: Entry) -> bool:
     return existing.get("type") == "eval_result" and context(existing) == new["context"]
 
 
-def _conflict(entry: Entry, identity: RunIdentity) -> DuplicateEntryError:
+def _conflict(entry: Entry, identity: RunIdentity, hint: str) -> DuplicateEntryError:
     return DuplicateEntryError(
         f"eval run {entry['id']!r} (suite {identity.suite!r}, commit {identity.commit!r}, "
-        f"attempt {identity.attempt!r}) is already in memory with different results; "
-        "pass --attempt (e.g. the CI run id and attempt) or --commit to record another run"
+        f"attempt {identity.attempt!r}) is already in memory with different results; {hint}"
     )
 
 
@@ -116,7 +125,7 @@ def persist_runs(
     if clashes:
         raise UsageError(
             f"{len(ids)} results files map to the same eval run id(s) {', '.join(clashes)}: "
-            "give each file its own suite (drop --suite, or persist them one at a time)"
+            f"{options.clash_hint}"
         )
     existing = entries_by_id(load_memory(index_path, on_warning=on_warning))
     if options.against not in BASELINES and options.against not in existing:
@@ -128,7 +137,7 @@ def persist_runs(
         if previous is None:
             to_write.append(entry)
         elif not _same_run(previous, entry):
-            raise _conflict(entry, identity)
+            raise _conflict(entry, identity, options.conflict_hint)
     report = append_entries(index_path, to_write, now=now)
     appended = set(report.appended)
     history = eval_history(load_memory(index_path, on_warning=on_warning))

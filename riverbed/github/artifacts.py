@@ -131,31 +131,62 @@ def _header(headers: dict[str, Any], name: str) -> str | None:
     return None
 
 
-def download_artifact(client: GitHubClient, artifact: ArtifactInfo, *, max_bytes: int) -> Download:
-    """Fetch an artifact's zip: take the 302 ourselves, fetch storage without credentials."""
-    what = f"downloading artifact {artifact.id}"
+def _storage_link(client: GitHubClient, artifact: ArtifactInfo, what: str) -> str | None:
+    """The signed storage URL the API redirects to (None: 410, the artifact expired)."""
     path = f"{client.repo_url}/actions/artifacts/{artifact.id}/zip"
     with client.calling(what):
         status, headers, body = client.requester.requestJson("GET", path)
     if status == 410:
-        return Download(artifact, None, gone=True)
+        return None
     location = _header(headers, "location")
     if status not in (301, 302, 303, 307, 308) or not location:
         raise GitHubError(
             f"{what}: expected a redirect to the artifact's storage, got HTTP {status} "
             f"({body[:200]!r})"
         )
-    return Download(artifact, _fetch_storage(client, location, what=what, max_bytes=max_bytes))
+    return location
+
+
+def download_artifact(client: GitHubClient, artifact: ArtifactInfo, *, max_bytes: int) -> Download:
+    """Fetch an artifact's zip: take the 302 ourselves, fetch storage without credentials.
+
+    The signed link lives about a minute; storage answers a stale one 403 with an XML body.
+    That is retried once with a fresh link from the API, then reported with what to do.
+    """
+    from riverbed.github.storage_http import StorageRefused
+
+    what = f"downloading artifact {artifact.id}"
+    for attempt in (1, 2):
+        location = _storage_link(client, artifact, what)
+        if location is None:
+            return Download(artifact, None, gone=True)
+        try:
+            return Download(
+                artifact, _fetch_storage(client, location, what=what, max_bytes=max_bytes)
+            )
+        except StorageRefused as exc:
+            if attempt == 2:
+                raise GitHubError(
+                    f"{what}: artifact storage refused the download link twice ({exc.reason}): "
+                    "the download URL expired (GitHub signs it for about a minute); rerun "
+                    "the job, and if it keeps happening check the runner's clock and proxy"
+                ) from None
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _fetch_storage(client: GitHubClient, url: str, *, what: str, max_bytes: int) -> bytes:
     import requests
+
+    from riverbed.github.storage_http import StorageRefused, storage_code
 
     timeout = client.settings.download_timeout
     # A signed storage URL carries its own authorization: the GitHub token must not go there.
     session = client.storage_session()
     try:
         with session.get(url, timeout=(10.0, timeout), stream=True, allow_redirects=True) as reply:
+            if reply.status_code == 403:
+                code = storage_code(reply.raw.read(4096, decode_content=True) or b"")
+                raise StorageRefused(f"{what}: storage answered 403", status=403, reason=code)
             if reply.status_code != 200:
                 raise GitHubError(
                     f"{what}: artifact storage answered HTTP {reply.status_code}; "

@@ -140,14 +140,17 @@ class GitHubClient:
         return f"/repos/{self.repository}"
 
     def storage_session(self) -> requests.Session:
-        """A plain `requests` session (no GitHub credentials) with the same GET retries."""
+        """A `requests` session for signed storage links: no credentials, proxies honoured."""
         if self._session is None:
-            import requests
             from requests.adapters import HTTPAdapter
 
-            session = requests.Session()
-            session.trust_env = False
-            adapter = HTTPAdapter(max_retries=build_retry(self.settings))
+            from riverbed.github.storage_http import StorageSession, storage_retry
+
+            # trust_env stays on: HTTPS_PROXY, NO_PROXY and REQUESTS_CA_BUNDLE apply, as on
+            # a self-hosted runner behind a proxy they must. The session keeps every
+            # Authorization header (a .netrc one included) off the storage host.
+            session = StorageSession()
+            adapter = HTTPAdapter(max_retries=storage_retry(self.settings))
             session.mount("http://", adapter)
             session.mount("https://", adapter)
             self._session = session
@@ -168,7 +171,9 @@ class GitHubClient:
             )
             raise GitHubError(
                 f"{what}: GitHub API at {self.api_url} answered {exc.status}{retried}"
-                f" ({message or 'no message'}): {_hint(exc.status)}"
+                f" ({message or 'no message'}): {_hint(exc.status)}",
+                status=exc.status,
+                reason=str(message or ""),
             ) from None
         except requests.exceptions.RetryError as exc:
             raise GitHubError(

@@ -41,8 +41,40 @@ def _comment(raw: Any) -> CommentInfo | None:
     )
 
 
-def permission(client: GitHubClient, login: str) -> str:
-    """The user's repository role (admin|maintain|write|triage|read|none); 404 means none."""
+@dataclass(frozen=True)
+class Permission:
+    """A user's base level (admin|maintain|write|triage|read|none) and role name (audit)."""
+
+    level: str
+    role_name: str
+
+
+#: `permission` is the legacy base level; GitHub answers one of these for every role.
+LEGACY_LEVELS: Final = ("admin", "write", "read", "none")
+
+
+def permission_from_json(data: Any) -> Permission:
+    """Decide by `permission` (a custom role's base level), never by `role_name`.
+
+    `permission` folds maintain into write and triage into read; the `user.permissions`
+    flags of the same answer tell those two apart, and only ever within that level.
+    """
+    raw = data if isinstance(data, dict) else {}
+    legacy = raw.get("permission")
+    level = legacy if legacy in LEGACY_LEVELS else "none"
+    user = raw.get("user")
+    flags = user.get("permissions") if isinstance(user, dict) else None
+    if isinstance(flags, dict):
+        if level == "write" and flags.get("maintain") is True:
+            level = "maintain"
+        elif level == "read" and flags.get("triage") is True:
+            level = "triage"
+    role = raw.get("role_name")
+    return Permission(level, role if isinstance(role, str) and role else level)
+
+
+def permission(client: GitHubClient, login: str) -> Permission:
+    """The user's repository permission; 404 (not a collaborator) means none."""
     from github import GithubException
 
     url = f"{client.repo_url}/collaborators/{quote(login, safe='')}/permission"
@@ -51,12 +83,9 @@ def permission(client: GitHubClient, login: str) -> str:
             _, data = client.requester.requestJsonAndCheck("GET", url)
         except GithubException as exc:
             if exc.status == 404:  # not a collaborator (or no such user): no permission
-                return "none"
+                return Permission("none", "none")
             raise
-    role = data.get("role_name") if isinstance(data, dict) else None
-    legacy = data.get("permission") if isinstance(data, dict) else None
-    value = role if isinstance(role, str) and role else legacy
-    return value if isinstance(value, str) and value else "none"
+    return permission_from_json(data)
 
 
 def _comment_url(client: GitHubClient, kind: CommentKind, comment_id: int) -> str:

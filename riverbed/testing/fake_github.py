@@ -139,6 +139,11 @@ class FakeGitHub(PullState):
         """Hold the next `times` matching requests (either host) for `seconds` first."""
         self._faults.arm(Fault("delay", method, re.compile(path_regex), times, seconds=seconds))
 
+    def expire_next_download_urls(self, times: int = 1) -> None:
+        """Hand out the next `times` storage links already expired: storage answers 403
+        with an XML `AuthenticationFailed` body, as blob storage does for a stale link."""
+        self._faults.arm(Fault("expire", "GET", re.compile(r"/actions/artifacts/\d+/zip$"), times))
+
     def truncate_next_download(self, times: int = 1) -> None:
         """Serve the next `times` storage downloads cut to half their bytes."""
         self._faults.arm(Fault("truncate", "GET", re.compile("^" + STORAGE_PREFIX), times))
@@ -288,12 +293,17 @@ class FakeGitHub(PullState):
         ]
 
     # ------------------------------------------------------------------ storage host
-    def _signature(self, artifact_id: int) -> str:
-        return hmac.new(self._signing_key, str(artifact_id).encode(), hashlib.sha256).hexdigest()
+    def _signature(self, artifact_id: int, expiry: str) -> str:
+        message = f"{artifact_id}:{expiry}".encode()
+        return hmac.new(self._signing_key, message, hashlib.sha256).hexdigest()
 
     def _storage_link(self, artifact_id: int) -> str:
-        sig = self._signature(artifact_id)
-        return f"{self.storage_url}{STORAGE_PREFIX}{artifact_id}.zip?sig={sig}"
+        # GitHub's links are signed and live about a minute (`se`, the signed expiry).
+        path = f"/actions/artifacts/{artifact_id}/zip"
+        stale = self._faults.take("expire", "GET", path) is not None
+        expiry = str(int(time.time()) + (-5 if stale else 60))
+        sig = self._signature(artifact_id, expiry)
+        return f"{self.storage_url}{STORAGE_PREFIX}{artifact_id}.zip?se={expiry}&sig={sig}"
 
     def _storage_response(
         self, method: str, path: str, query: dict[str, str], headers: dict[str, str]
@@ -308,8 +318,14 @@ class FakeGitHub(PullState):
         if method != "GET" or match is None:
             return Response(404, b"<Error><Code>BlobNotFound</Code></Error>", xml)
         art_id = int(match.group(1))
-        if not hmac.compare_digest(query.get("sig", ""), self._signature(art_id)):
+        expiry = query.get("se", "")
+        if not hmac.compare_digest(query.get("sig", ""), self._signature(art_id, expiry)):
             return Response(403, b"<Error><Code>AuthenticationFailed</Code></Error>", xml)
+        if not expiry.isdigit() or int(expiry) < time.time():
+            body = b'<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthenticationFailed'
+            body += b"</Code><Message>Server failed to authenticate the request. Signed expiry "
+            body += b"time must be after the current time.</Message></Error>"
+            return Response(403, body, xml)
         record = self.artifact_records.get(art_id)
         if record is None:
             return Response(404, b"<Error><Code>BlobNotFound</Code></Error>", xml)

@@ -274,17 +274,19 @@ ROLE_TO_PERMISSION = {
 }
 
 
-def permission_json(user: JSON, role: str) -> JSON:
+def permission_json(user: JSON, role: str, *, base: str | None = None) -> JSON:
     """A `repository-collaborator-permission`: `permission` is the legacy level (admin,
-    write, read, none); `role_name` keeps maintain/triage as GitHub does."""
+    write, read, none) of the role's base; `role_name` keeps maintain/triage, or a custom
+    role's own name, as GitHub does."""
     collaborator = dict(user)
-    level = ROLE_TO_PERMISSION[role]
+    base = base or role
+    level = ROLE_TO_PERMISSION[base]
     collaborator["role_name"] = role
     collaborator["permissions"] = {
-        "admin": role == "admin",
-        "maintain": role in {"admin", "maintain"},
+        "admin": base == "admin",
+        "maintain": base in {"admin", "maintain"},
         "push": level in {"admin", "write"},
-        "triage": role in {"admin", "maintain", "write", "triage"},
+        "triage": base in {"admin", "maintain", "write", "triage"},
         "pull": level != "none",
     }
     return {"permission": level, "role_name": role, "user": collaborator}

@@ -177,7 +177,8 @@ class ReadRoutes:
         role = self.state.role(login)
         if role is None:
             return json_response(404, basic_error(f"{login} is not a user", 404))
-        return json_response(200, permission_json(self.state.user(login), role))
+        user = self.state.user(login)
+        return json_response(200, permission_json(user, role, base=self.state.base_role(role)))
 
 
 def compile_routes(

@@ -68,6 +68,7 @@ class FakeState:
         self.issue_comment_records: dict[int, JSON] = {}
         self.reaction_records: list[JSON] = []
         self.roles: dict[str, str | None] = {site.owner: "admin"}
+        self.custom_roles: dict[str, str] = {}
 
     # ------------------------------------------------------------------ identities
     def new_id(self) -> int:
@@ -98,7 +99,8 @@ class FakeState:
         if login == self.site.owner:
             return "OWNER"
         role = self.roles.get(login)
-        return "COLLABORATOR" if role in {"admin", "maintain", "write", "triage"} else "NONE"
+        base = self.custom_roles.get(role, role) if role else role
+        return "COLLABORATOR" if base in {"admin", "maintain", "write", "triage"} else "NONE"
 
     def next_created(self, created_at: datetime | str | None) -> datetime:
         """`created_at` as UTC, or now (strictly after anything made earlier)."""
@@ -223,10 +225,25 @@ class FakeState:
         return [artifact_json(self.site, r) for r in self.sorted_artifacts()]
 
     # ------------------------------------------------------------------ permissions
+    def add_custom_role(self, name: str, base_role: str) -> None:
+        """Define an organization's custom repository role inheriting `base_role` (read,
+        triage, write or maintain, as GitHub allows); `set_permission` can then give it."""
+        if base_role not in {"read", "triage", "write", "maintain"}:
+            raise ValueError(f"add_custom_role: base role {base_role!r} is not one GitHub allows")
+        if name in ROLE_TO_PERMISSION:
+            raise ValueError(f"add_custom_role: {name!r} is a built-in role")
+        with self.lock:
+            self.custom_roles[name] = base_role
+
+    def base_role(self, role: str) -> str:
+        """The built-in role a role stands on: itself, or a custom role's base role."""
+        with self.lock:
+            return self.custom_roles.get(role, role)
+
     def set_permission(self, login: str, role: str | None) -> None:
-        """Give `login` a repository role (admin|maintain|write|triage|read|none), or
-        `None` to make the permission endpoint answer 404 for that login."""
-        if role is not None and role not in ROLE_TO_PERMISSION:
+        """Give `login` a repository role (admin|maintain|write|triage|read|none or a custom
+        role from `add_custom_role`), or `None` to make the permission endpoint answer 404."""
+        if role is not None and role not in ROLE_TO_PERMISSION and role not in self.custom_roles:
             raise ValueError(f"set_permission: unknown role {role!r}")
         with self.lock:
             self.roles[login] = role

@@ -1,0 +1,291 @@
+"""The action's install step: riverbed's private venv, reused when valid, else built with uv.
+
+Run by the interpreter setup-python provides, before any dependency exists, so it uses the
+standard library only and parses on old Pythons (to refuse them with a clear ::error::).
+
+  python action_install.py key      print `key=…` and `venv=…` for the venv cache
+  python action_install.py install  reuse the venv if it checks out, else build it afresh
+
+Building: `python -m venv --without-pip`, uv from its hashed pin (pip --require-hashes), then
+`uv pip install --require-hashes --no-deps --only-binary :all:` of action-requirements.txt
+and an offline, no-build-isolation install of the package itself. Reuse: the venv restored
+from the cache must carry this key, the same interpreter, and every installed file as its
+RECORD lists it; anything else is removed and rebuilt (a cache miss never changes behaviour).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+MIN_PYTHON = (3, 11)
+MARKER = "riverbed-venv.json"
+#: Bump to invalidate every cached venv (a change in how this script builds one).
+LAYOUT = "1"
+HERE = Path(__file__).resolve().parent
+
+
+class InstallError(Exception):
+    """Why the venv could not be built; printed as one ::error:: line."""
+
+
+def _env_path(name: str, default: Path) -> Path:
+    value = os.environ.get(name, "")
+    return Path(value) if value else default
+
+
+def venv_dir() -> Path:
+    """Where the venv lives: RIVERBED_VENV, else RUNNER_TEMP/riverbed-venv."""
+    temp = _env_path("RUNNER_TEMP", Path(tempfile.gettempdir()))
+    return _env_path("RIVERBED_VENV", temp / "riverbed-venv")
+
+
+def venv_python(venv: Path) -> Path:
+    """The venv's interpreter (bin/python, or Scripts/python.exe on Windows)."""
+    if os.name == "nt":
+        return venv / "Scripts" / "python.exe"
+    return venv / "bin" / "python"
+
+
+def check_python() -> None:
+    """Refuse an interpreter older than the package supports, before installing anything."""
+    if sys.version_info[:2] < MIN_PYTHON:
+        wanted = ".".join(map(str, MIN_PYTHON))
+        raise InstallError(
+            f"riverbed needs Python {wanted} or newer, but python-version gave "
+            f"{platform.python_version()}; set the action's `python-version` input to "
+            f"{wanted} or newer (default 3.12)"
+        )
+
+
+def _package_digest(root: Path) -> str:
+    """A digest of what the venv is built from: the pins, the package's files and version."""
+    digest = hashlib.sha256(LAYOUT.encode())
+    names = ["action-requirements.txt", "action-requirements-uv.txt", "pyproject.toml"]
+    files = [root / name for name in names]
+    files += sorted(
+        path
+        for path in (root / "riverbed").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    )
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:24]
+
+
+def package_version(root: Path) -> str:
+    """The `version` of pyproject.toml (a regex: tomllib is 3.11+)."""
+    text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    match = re.search(r'(?m)^version = "([^"]+)"', text)
+    return match.group(1) if match else "0"
+
+
+def cache_key(root: Path) -> str:
+    """The venv cache key: OS, architecture, interpreter, package version, input digest."""
+    system = os.environ.get("RUNNER_OS") or platform.system()
+    arch = os.environ.get("RUNNER_ARCH") or platform.machine()
+    python = f"{platform.python_implementation().lower()}{platform.python_version()}"
+    version = package_version(root)
+    return f"riverbed-venv-{system}-{arch}-{python}-{version}-{_package_digest(root)}"
+
+
+def _pins(root: Path) -> dict[str, str]:
+    """Normalised name → version of every pin in action-requirements.txt."""
+    text = (root / "action-requirements.txt").read_text(encoding="utf-8")
+    found = re.findall(r"(?m)^([A-Za-z0-9_.-]+)==(\S+)", text)
+    return {_norm(name): version for name, version in found}
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _site_packages(venv: Path) -> Path | None:
+    candidates = [venv / "Lib" / "site-packages", *sorted(venv.glob("lib/python*/site-packages"))]
+    return next((path for path in candidates if path.is_dir()), None)
+
+
+def _record_problem(site: Path, dist_info: Path) -> str | None:
+    """The first file of a distribution that is missing or differs from its RECORD."""
+    record = dist_info / "RECORD"
+    if not record.is_file():
+        return f"{dist_info.name} has no RECORD"
+    for line in record.read_text(encoding="utf-8").splitlines():
+        parts = line.rsplit(",", 2)
+        if len(parts) != 3 or not parts[1].startswith("sha256="):
+            continue  # RECORD itself, and .pyc files written later, carry no hash
+        path = site / parts[0]
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return f"{parts[0]} is missing"
+        actual = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+        if actual.decode() != parts[1][len("sha256=") :]:
+            return f"{parts[0]} differs from its RECORD"
+    return None
+
+
+def venv_problem(venv: Path, key: str, root: Path) -> str | None:
+    """Why a venv cannot be reused as it is (None when it can)."""
+    try:
+        marker = json.loads((venv / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "it carries no readable marker"
+    if not isinstance(marker, dict) or marker.get("key") != key:
+        return "it was built for another key"
+    if marker.get("venv") != str(venv) or marker.get("base") != sys.executable:
+        return "it was built at another path or by another interpreter"
+    python = venv_python(venv)
+    try:
+        probe = subprocess.run(
+            [str(python), "-c", "import sys; print(sys.version)"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except OSError as exc:
+        return f"its interpreter does not run ({exc.strerror or exc})"
+    if probe.returncode != 0 or probe.stdout.strip() != sys.version:
+        return "its interpreter is not the one setup-python provided"
+    site = _site_packages(venv)
+    if site is None:
+        return "it has no site-packages"
+    installed = {}
+    for dist_info in site.glob("*.dist-info"):
+        name, _, version = dist_info.name[: -len(".dist-info")].partition("-")
+        installed[_norm(name)] = (version, dist_info)
+    wanted = dict(_pins(root), riverbed=package_version(root))
+    for name, version in sorted(wanted.items()):
+        have = installed.get(name)
+        if have is None or have[0] != version:
+            return f"{name} {version} is not installed"
+        problem = _record_problem(site, have[1])
+        if problem:
+            return problem
+    return None
+
+
+def _run(command: list[str], what: str, env: dict[str, str] | None = None) -> None:
+    started = time.monotonic()
+    result = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
+    if result.returncode != 0:
+        tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
+        raise InstallError(f"{what} failed (exit {result.returncode}): {' | '.join(tail)}")
+    print(f"riverbed: {what}: {time.monotonic() - started:.2f} s")
+
+
+def _uv_env(scratch: Path) -> dict[str, str]:
+    """uv's environment: the runner's pip index settings carried over, no user config."""
+    env = dict(os.environ)
+    # A private cache, removed after the build: the venv's files are hard links into it, so a
+    # shared one would let a file changed in one venv reach the next build. Every build
+    # fetches from the index and checks each wheel against its hash.
+    env["UV_CACHE_DIR"] = str(scratch / "uv-cache")
+    for pip_name, uv_name in (
+        ("PIP_INDEX_URL", "UV_INDEX_URL"),
+        ("PIP_EXTRA_INDEX_URL", "UV_EXTRA_INDEX_URL"),
+    ):
+        if env.get(pip_name) and not env.get(uv_name):
+            env[uv_name] = env[pip_name]
+    env.setdefault("UV_NO_CONFIG", "1")
+    env.setdefault("UV_SYSTEM_CERTS", "1")  # a self-hosted runner's own CA store applies
+    env.setdefault("UV_PYTHON_DOWNLOADS", "never")
+    return env
+
+
+def build(venv: Path, key: str, root: Path, scratch: Path) -> None:
+    """Build the venv afresh: stdlib venv, hashed uv, hashed pins, the package offline."""
+    shutil.rmtree(venv, ignore_errors=True)
+    if venv.exists():
+        raise InstallError(f"could not remove the stale venv at {venv}")
+    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], "creating the venv")
+    uv_dir = scratch / "uv"
+    _run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "--no-deps", "--only-binary=:all:", "--require-hashes", "--target", str(uv_dir),
+         "-r", str(root / "action-requirements-uv.txt")],
+        "installing uv from its hashed pin",
+    )  # fmt: skip
+    uv = uv_dir / "bin" / ("uv.exe" if os.name == "nt" else "uv")
+    python = str(venv_python(venv))
+    env = _uv_env(scratch)
+    _run(
+        [str(uv), "pip", "install", "--quiet", "--python", python, "--require-hashes",
+         "--no-deps", "--only-binary", ":all:", "-r", str(root / "action-requirements.txt")],
+        "installing riverbed's hashed dependencies",
+        env,
+    )  # fmt: skip
+    _run(
+        [str(uv), "pip", "install", "--quiet", "--python", python, "--no-deps",
+         "--no-build-isolation", "--offline", "--no-index", str(root)],
+        "installing riverbed itself (offline)",
+        env,
+    )  # fmt: skip
+    marker = {"key": key, "venv": str(venv), "base": sys.executable}
+    (venv / MARKER).write_text(json.dumps(marker) + "\n", encoding="utf-8")
+
+
+def _output(**values: str) -> None:
+    path = os.environ.get("GITHUB_OUTPUT")
+    lines = "".join(f"{name}={value}\n" for name, value in values.items())
+    if path:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(lines)
+    else:
+        sys.stdout.write(lines)
+
+
+def install(root: Path) -> dict[str, str]:
+    """Reuse the venv when it checks out, else build it; the step outputs."""
+    venv = venv_dir()
+    key = cache_key(root)
+    started = time.monotonic()
+    problem = venv_problem(venv, key, root) if venv.exists() else "no venv was restored"
+    if problem is None:
+        built = "false"
+        print(f"riverbed: reusing the venv at {venv} ({time.monotonic() - started:.2f} s)")
+    else:
+        if venv.exists():
+            print(f"::notice::riverbed: rebuilding the restored venv because {problem}")
+        # Next to the venv, so hard links from uv's cache into it stay on one file system.
+        venv.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="riverbed-install-", dir=venv.parent) as scratch:
+            build(venv, key, root, Path(scratch))
+        built = "true"
+        print(f"riverbed: built the venv at {venv} ({time.monotonic() - started:.2f} s)")
+    return {"python": str(venv_python(venv)), "built": built, "key": key}
+
+
+def main(argv: list[str]) -> int:
+    """`key` or `install`; 1 with an ::error:: line when the install cannot proceed."""
+    root = Path(os.environ.get("GITHUB_ACTION_PATH") or HERE)
+    command = argv[1] if len(argv) > 1 else ""
+    try:
+        check_python()
+        if command == "key":
+            _output(key=cache_key(root), venv=str(venv_dir()))
+        elif command == "install":
+            _output(**install(root))
+        else:
+            print("usage: action_install.py key|install", file=sys.stderr)
+            return 2
+    except InstallError as exc:
+        print(f"::error::riverbed install: {exc}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
