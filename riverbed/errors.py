@@ -90,6 +90,10 @@ class InputFormatError(RiverbedError):
     """A findings, eval-results or other input file is malformed; names the file and JSON path."""
 
 
+class EmptyReportError(InputFormatError):
+    """A well-formed test report with no test case in it (nothing ran, so nothing to record)."""
+
+
 class GitHubError(RiverbedError):
     """Talking to the GitHub API failed after bounded retries."""
 

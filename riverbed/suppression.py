@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from riverbed.expiry import expiry_status, utc_now
 from riverbed.findings.model import Finding
@@ -214,9 +214,28 @@ def _decision(
 
 
 def apply_suppressions(
+    findings: Sequence[Finding | Mapping[str, Any]],
+    suppressions: Iterable[Entry],
+    *,
+    now: datetime | None = None,
+) -> SuppressionResult:
+    """Suppress each finding that some matching suppression may hide; record every decision.
+
+    `findings` may also be River Reviewer-shaped mappings (`ruleId`, `file`, `message`,
+    `severity`, …), as the reference's applySuppressions takes; they come back as Findings
+    whose `original` is the mapping given.
+    """
+    if all(type(f) is Finding for f in findings):
+        return _apply(cast("Sequence[Finding]", findings), suppressions, now=now)
+    from riverbed.findings.river_reader import as_findings
+
+    return _apply(as_findings(findings), suppressions, now=now)
+
+
+def _apply(
     findings: Sequence[Finding], suppressions: Iterable[Entry], *, now: datetime | None = None
 ) -> SuppressionResult:
-    """Suppress each finding that some matching suppression may hide; record every decision."""
+    """apply_suppressions over Finding objects."""
     index = _Index(suppressions, now or utc_now())
     kept: list[Finding] = []
     suppressed: list[Finding] = []

@@ -10,13 +10,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-from riverbed.errors import InputFormatError
+from riverbed.errors import EmptyReportError, InputFormatError
 from riverbed.evals.compare import DEFAULT_TOLERANCE, SuiteComparison
 from riverbed.evals.direction import Directions
 from riverbed.evals.entries import DEFAULT_AUTHOR
-from riverbed.evals.persist import PersistOptions, PersistResult, persist_files
+from riverbed.evals.history import eval_history
+from riverbed.evals.model import EvalRun
+from riverbed.evals.persist import PersistOptions, PersistResult, persist_runs
+from riverbed.evals.readers import read_eval_file
 from riverbed.evals.render import comparison_markdown, history_markdown, key_metrics
 from riverbed.storage import WarningSink
+from riverbed.store import load_memory
 
 #: Runs of each suite drawn in the summary chart.
 DEFAULT_LAST: Final = 10
@@ -36,6 +40,8 @@ class EvalPersistReport:
     status: str
     markdown: str
     notes: tuple[str, ...] = ()
+    #: Files skipped because the report held no test case (an empty test run), with why.
+    skipped: tuple[str, ...] = ()
 
     def outputs(self) -> dict[str, str]:
         """Action outputs: `eval-regressions`, `eval-status`, `eval-appended`."""
@@ -59,6 +65,7 @@ class EvalPersistReport:
             "status": self.status,
             "comparisons": [c.as_dict() for c in self.comparisons],
             "notes": list(self.notes),
+            "skipped": list(self.skipped),
         }
 
 
@@ -98,7 +105,12 @@ def _status(result: PersistResult) -> str:
 
 
 def summary_markdown(
-    result: PersistResult, *, last: int, directions: Directions, tolerance: float
+    result: PersistResult,
+    *,
+    last: int,
+    directions: Directions,
+    tolerance: float,
+    skipped: Sequence[str] = (),
 ) -> str:
     """The job-summary block: a headline, each comparison, and each suite's chart and table."""
     status = _status(result)
@@ -109,6 +121,9 @@ def summary_markdown(
         f"({len(result.appended)} appended, {len(result.unchanged)} already in memory), "
         f"{result.regressions} regression(s).",
     ]
+    if skipped:
+        lines += ["", f"{len(skipped)} empty report(s) skipped, nothing appended for them:"]
+        lines += [f"- {why}" for why in skipped]
     shown: set[str] = set()
     for comparison in result.comparisons:
         lines += ["", comparison_markdown(comparison)]
@@ -173,9 +188,21 @@ def persist_eval_results(
         directions=directions,
         **({"conflict_hint": hints[0], "clash_hint": hints[1]} if hints else {}),
     )
-    result = persist_files(
-        index_path, files, fmt=fmt, now=now, options=options, on_warning=on_warning
-    )
+    runs: list[EvalRun] = []
+    skipped: list[str] = []
+    for path in files:  # every file is read before anything is appended
+        try:
+            runs.append(read_eval_file(path, fmt))
+        except EmptyReportError as exc:
+            # A CI job whose test run collected nothing must not fail the memory job.
+            skipped.append(str(exc))
+            if on_warning is not None:
+                on_warning(str(exc))
+    if runs:
+        result = persist_runs(index_path, runs, now=now, options=options, on_warning=on_warning)
+    else:
+        history = eval_history(load_memory(index_path, on_warning=on_warning))
+        result = PersistResult((), (), history)
     return EvalPersistReport(
         files=tuple(files),
         appended=result.appended,
@@ -184,7 +211,12 @@ def persist_eval_results(
         regressions=result.regressions,
         status=_status(result),
         markdown=summary_markdown(
-            result, last=max(1, last), directions=directions, tolerance=tolerance
+            result,
+            last=max(1, last),
+            directions=directions,
+            tolerance=tolerance,
+            skipped=skipped,
         ),
         notes=tuple(f"{r.path}: {n}" for r in result.runs for n in r.notes),
+        skipped=tuple(skipped),
     )

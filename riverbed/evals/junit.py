@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any, Final
 
-from riverbed.errors import InputFormatError
+from riverbed.errors import EmptyReportError, InputFormatError
 from riverbed.evals.jsonshape import reader
 from riverbed.evals.model import Counts, EvalCase, EvalRun, cut, finite_number
 from riverbed.evals.xmlsafe import parse_xml
@@ -98,8 +98,9 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
         ) from None
     if root.tag not in ROOTS:
         raise w.error(f"<{root.tag}>", "the root element must be <testsuites> or <testsuite>")
-    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
-    # Nested testsuites (jest-junit can nest) count only their own direct test cases.
+    # Every suite at any depth, the root included when it is one; a nested suite counts only
+    # its own direct test cases, and a wrapper's attributes repeat its children's counts.
+    suites = list(root.iter("testsuite"))
     per_suite = [_suite_counts(s, source, f"testsuite[{i}]") for i, s in enumerate(suites)]
     cases: list[EvalCase] = []
     for suite in suites:
@@ -114,7 +115,10 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
     errors = sum(s["errors"] for s in per_suite)
     skipped = sum(s["skipped"] for s in per_suite)
     if total == 0:
-        raise w.error(f"<{root.tag}>", "the report holds no test case")
+        raise EmptyReportError(
+            f"{source}: the JUnit report holds no test case (did the test run collect "
+            "nothing?); nothing was appended"
+        )
     passed = total - failed - errors - skipped
     if passed < 0:
         raise w.error(f"<{root.tag}>", "failures + errors + skipped exceed tests")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from riverbed.findings.model import Finding
@@ -50,4 +53,34 @@ def parse_river(document: Any, *, source: str) -> list[Finding]:
     issues = w.array(root.get("issues"), "$.issues")
     return [
         _issue(w, w.obj(raw, f"$.issues[{n}]"), f"$.issues[{n}]") for n, raw in enumerate(issues)
+    ]
+
+
+_FINGERPRINT = re.compile(r"[0-9a-f]{16}")
+
+
+def finding_from_mapping(mapping: Mapping[str, Any], where: str) -> Finding:
+    """A River Reviewer-shaped finding mapping (`ruleId`, `file`, `message`, …) as a Finding.
+
+    As the reference's applySuppressions reads it: severity case-insensitive and `info` when
+    absent; a 16-hex `fingerprint` already on the mapping is the one matched.
+    """
+    w = Walker("apply_suppressions", "River Reviewer finding", "pass Finding objects or fix it")
+    issue = dict(w.obj(dict(mapping) if isinstance(mapping, Mapping) else mapping, where))
+    severity = issue.get("severity")
+    issue["severity"] = severity.lower() if isinstance(severity, str) and severity else "info"
+    if issue.get("message") is None and issue.get("title") is None:
+        issue["message"] = ""  # the reference fingerprints such a finding over ""
+    finding = dataclasses.replace(_issue(w, issue, where), original=mapping)
+    given = mapping.get("fingerprint")
+    if isinstance(given, str) and _FINGERPRINT.fullmatch(given):
+        finding.__dict__["fingerprint"] = given  # the cached_property's slot (frozen class)
+    return finding
+
+
+def as_findings(items: Iterable[Finding | Mapping[str, Any]]) -> list[Finding]:
+    """Findings as given, River Reviewer-shaped mappings converted (one error names the bad one)."""
+    return [
+        item if isinstance(item, Finding) else finding_from_mapping(item, f"findings[{n}]")
+        for n, item in enumerate(items)
     ]

@@ -220,7 +220,7 @@ EXTERNAL = b"""<?xml version="1.0"?>
          r"\$\.results\.results\[0\]: expected an object, found a number"),
         (b"<testsuites><testsuite>", r"not a valid JUnit XML report: not well-formed"),
         (b"<html><body/></html>", r"<html>: the root element must be"),
-        (b'<testsuite name="x" tests="0"/>', r"the report holds no test case"),
+        (b'<testsuite name="x" tests="0"/>', r"the JUnit report holds no test case"),
         (b'<testsuite name="x" tests="many"/>', r"testsuite\[0\]@tests: expected a count"),
         (BILLION_LAUGHS, r"a DOCTYPE declaration is not allowed"),
         (EXTERNAL, r"a DOCTYPE declaration is not allowed"),
