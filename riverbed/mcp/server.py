@@ -11,11 +11,12 @@ from typing import Annotated, Any, TypeVar
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from riverbed.errors import RiverbedError
 from riverbed.expiry import utc_now
 from riverbed.mcp import tools
+from riverbed.mcp.arguments import describe_argument_errors, unknown_arguments
 from riverbed.mcp.tools import DepositType, ServerSettings
 from riverbed.model import EntryType, Phase
 
@@ -29,17 +30,45 @@ INSTRUCTIONS = (
 )
 
 
+class _Server(MCPServer):
+    """MCPServer whose argument errors read like riverbed's: unknown names refused, one line."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Any = None
+    ) -> Any:  # the SDK's own return type (CallToolResult | InputRequiredResult)
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            known = tool.parameters.get("properties", {})
+            refusal = unknown_arguments(name, arguments, known)
+            if refusal is not None:
+                raise ToolError(refusal)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(describe_argument_errors(name, cause.errors())) from cause
+            if isinstance(cause, _RiverbedToolError):
+                # The SDK's "Error executing tool …" prefix says nothing the tool name doesn't.
+                raise ToolError(f"{name}: {cause}") from cause
+            raise
+
+
+class _RiverbedToolError(ToolError):
+    """A RiverbedError raised by a tool body, its message already written for the agent."""
+
+
 def _guarded(call: Callable[[], T]) -> T:
     """Run a tool body; a RiverbedError becomes a ToolError with its message (no traceback)."""
     try:
         return call()
     except RiverbedError as exc:
-        raise ToolError(str(exc)) from None
+        raise _RiverbedToolError(str(exc)) from None
 
 
 def build_server(settings: ServerSettings) -> MCPServer:
     """An MCPServer with riverbed's tools bound to one index (deposit left out when read-only)."""
-    server: MCPServer = MCPServer(
+    server: MCPServer = _Server(
         name="riverbed",
         version=_version(),
         instructions=INSTRUCTIONS
@@ -126,9 +155,21 @@ def build_server(settings: ServerSettings) -> MCPServer:
         def deposit(
             *,
             type: Annotated[DepositType, Field(description="kind of memory")],
-            title: Annotated[str, Field(min_length=1, description="one-line title")],
+            title: Annotated[
+                str,
+                Field(
+                    min_length=1,
+                    max_length=tools.MAX_DEPOSIT_TITLE_CHARS,
+                    description=f"one-line title (at most {tools.MAX_DEPOSIT_TITLE_CHARS} chars)",
+                ),
+            ],
             content: Annotated[
-                str, Field(min_length=1, description="what was decided or learned, and why")
+                str,
+                Field(
+                    min_length=1,
+                    max_length=tools.MAX_DEPOSIT_CONTENT_BYTES,
+                    description="what was decided or learned, and why (at most 16 KiB of UTF-8)",
+                ),
             ],
             phase: Annotated[
                 Phase | None, Field(description="review phase it belongs to, if one")

@@ -25,6 +25,9 @@ MAX_QUERY_LIMIT: Final = 100
 #: Content longer than this is cut in query results (the full text is one `riverbed show` away).
 CONTENT_PREVIEW_CHARS: Final = 400
 DEFAULT_CONTEXT_CHARS: Final = 4000
+#: Deposit limits: a title is one line, an entry is a note, not a document (docs/AGENTS.md).
+MAX_DEPOSIT_TITLE_CHARS: Final = 200
+MAX_DEPOSIT_CONTENT_BYTES: Final = 16 * 1024
 MIN_CONTEXT_CHARS: Final = 300  # what format_memory_for_prompt accepts
 
 
@@ -159,6 +162,17 @@ def deposit_tool(
         )
     if not title.strip():
         raise InvalidEntryError("deposit needs a non-empty one-line title")
+    if len(title.strip()) > MAX_DEPOSIT_TITLE_CHARS:
+        raise InvalidEntryError(
+            f"title is {len(title.strip()):,} characters; at most "
+            f"{MAX_DEPOSIT_TITLE_CHARS} (put the detail in content)"
+        )
+    size = len(content.encode("utf-8", "surrogatepass"))
+    if size > MAX_DEPOSIT_CONTENT_BYTES:
+        raise InvalidEntryError(
+            f"content is {size:,} bytes of UTF-8; at most {MAX_DEPOSIT_CONTENT_BYTES:,} "
+            "(16 KiB): record the decision and link the long document with links"
+        )
     index, _ = _load(settings)
     entry = build_entry(
         type=type,

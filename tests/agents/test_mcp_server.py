@@ -383,3 +383,61 @@ def test_query_shows_a_revoked_suppression_as_revoked(index_path: Path) -> None:
         "by": "resurface-revoke-suppression-x",
         "at": "2026-03-04T05:06:07.000Z",
     }
+
+
+def test_argument_errors_are_one_riverbed_line(index_path: Path) -> None:
+    seed(index_path)
+    calls = [
+        ("status", {"bogus": 1}),
+        ("query", {"limit": "x"}),
+        ("query", {"limit": 0}),
+        ("query", {"type": "nope", "colour": "red"}),
+        ("deposit", {"type": "nope", "title": "t", "content": "c"}),
+        ("deposit", {"type": "decision", "title": "t" * 5000, "content": "c"}),
+        ("deposit", {"type": "decision", "title": "t", "content": "c" * 200_000}),
+        ("deposit", {"type": "decision", "title": "t", "content": "é" * 9000}),
+        ("deposit", {"type": "decision", "content": "c"}),
+    ]
+
+    async def body(client: ClientSession) -> list[Any]:
+        return [await client.call_tool(name, args) for name, args in calls]
+
+    results = run(index_path, body)
+    texts = [text_of(r) for r in results]
+    assert all(r.is_error for r in results), texts
+    for text in texts:
+        assert "\n" not in text and "pydantic" not in text and "http" not in text, text
+        assert "validation error" not in text
+    assert texts == [
+        "status: unknown argument(s) 'bogus'; status takes no arguments",
+        "query: limit must be a whole number, not 'x' (see the tool's input schema)",
+        "query: limit must be at least 1, not 0 (see the tool's input schema)",
+        "query: unknown argument(s) 'colour'; query takes include_inactive, limit, phase, "
+        "tags, text, type",
+        "deposit: type must be one of 'decision', 'pattern', 'wontfix', 'adr', 'review' or "
+        "'promotion_candidate', not 'nope' (see the tool's input schema)",
+        "deposit: title must be at most 200 characters, not 5000 (see the tool's input schema)",
+        "deposit: content must be at most 16384 characters, not 200000 "
+        "(see the tool's input schema)",
+        "deposit: content is 18,000 bytes of UTF-8; at most 16,384 (16 KiB): record the "
+        "decision and link the long document with links",
+        "deposit: title is required (see the tool's input schema)",
+    ]
+    assert load_memory(index_path)["entries"] == []
+
+
+def test_deposit_limits_are_published_and_the_edge_is_accepted(index_path: Path) -> None:
+    seed(index_path)
+
+    async def body(client: ClientSession) -> tuple[Any, Any]:
+        listed = await client.list_tools()
+        done = await client.call_tool(
+            "deposit", {"type": "decision", "title": "t" * 200, "content": "c" * 16384}
+        )
+        return listed, done
+
+    listed, done = run(index_path, body)
+    schema = next(t for t in listed.tools if t.name == "deposit").input_schema
+    assert schema["properties"]["title"]["maxLength"] == 200
+    assert schema["properties"]["content"]["maxLength"] == 16384
+    assert data_of(done)["appended"] is True
