@@ -33,7 +33,9 @@ _SECTIONS: Final = {
 _OTHER_SECTION: Final = "Other memory"
 HEADER: Final = "## Review memory (riverbed)"
 MIN_CHARS: Final = 300
-_MAX_LINE: Final = 400
+#: A body longer than this is trimmed in the prompt; the line says how much was cut.
+MAX_BODY_CHARS: Final = 500
+_MAX_LINE: Final = 1200
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 
 
@@ -66,16 +68,28 @@ def _what(entry: Entry) -> str:
     return "; ".join(parts)
 
 
+def _trimmed(text: str, limit: int, entry_id: str) -> str:
+    """`text` cut to `limit` characters, saying how many were cut and where the rest is."""
+    if len(text) <= limit:
+        return text
+    cut = len(text) - limit
+    return f"{text[:limit].rstrip()}… ({cut:,} more characters cut; `riverbed show {entry_id}`)"
+
+
 def entry_line(entry: Entry) -> str:
-    """`- [type] `id` — title: summary (details)` on one line, capped at 400 characters."""
+    """`- [type] `id` — title: summary; body (details)` on one line; long bodies trimmed."""
     meta = metadata(entry)
     title = entry.get("title") if isinstance(entry.get("title"), str) else None
     summary = meta.get("summary") if isinstance(meta.get("summary"), str) else None
     content = entry.get("content") if isinstance(entry.get("content"), str) else ""
     head = _clean(title or summary or content or "(untitled)")
-    tail = _clean(summary) if title and summary else ""
-    if not tail and title and content and entry.get("type") in ("wontfix", "suppression"):
-        tail = _clean(content)  # the reason is what tells the reviewer why not to raise it
+    entry_id = _clean(str(entry.get("id")))
+    # The body is the substance ("rich supports 3.8 until 2027"), not only the title.
+    parts = [_clean(summary)] if title and summary else []
+    body = _clean(content)
+    if body and body != head and body not in parts:
+        parts.append(_trimmed(body, MAX_BODY_CHARS, entry_id))
+    tail = "; ".join(p for p in parts if p)
     details = [d for d in (_what(entry) if entry.get("type") == "suppression" else "",) if d]
     files = [f for f in meta.get("relatedFiles", []) if isinstance(f, str)]
     if files:
@@ -83,12 +97,12 @@ def entry_line(entry: Entry) -> str:
     expiry = effective_expiry(entry)
     if expiry:
         details.append(f"until {expiry}")
-    line = f"- [{entry.get('type')}] `{_clean(str(entry.get('id')))}` — {head}"
+    line = f"- [{entry.get('type')}] `{entry_id}` — {_trimmed(head, 200, entry_id)}"
     if tail and tail != head:
         line += f": {tail}"
     if details:
-        line += f" ({_clean('; '.join(details))})"
-    return line if len(line) <= _MAX_LINE else line[: _MAX_LINE - 1] + "…"
+        line += f" ({_trimmed(_clean('; '.join(details)), 300, entry_id)})"
+    return _trimmed(line, _MAX_LINE, entry_id)
 
 
 def _section(entry_type: str) -> str:
