@@ -81,11 +81,12 @@ def entry_line(entry: Entry) -> str:
     meta = metadata(entry)
     title = entry.get("title") if isinstance(entry.get("title"), str) else None
     summary = meta.get("summary") if isinstance(meta.get("summary"), str) else None
-    content = entry.get("content") if isinstance(entry.get("content"), str) else ""
+    raw = entry.get("content")
+    content = raw if isinstance(raw, str) else ""
     head = _clean(title or summary or content or "(untitled)")
     entry_id = _clean(str(entry.get("id")))
     # The body is the substance ("rich supports 3.8 until 2027"), not only the title.
-    parts = [_clean(summary)] if title and summary else []
+    parts = [_clean(summary)] if title and isinstance(summary, str) else []
     body = _clean(content)
     if body and body != head and body not in parts:
         parts.append(_trimmed(body, MAX_BODY_CHARS, entry_id))
