@@ -19,6 +19,10 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # when its exponent is -5, -6 or +16…+20 (JavaScript spells those out), so only lines holding
 # one of these markers need a second look; finding them is a fast substring search.
 _MARKERS = (b".0\n", b".0,\n", b"e-5", b"e-6", b"e+1", b"e+2")
+#: How deeply objects and arrays may nest in an index or an entry (the index object is level
+#: 1, an entry level 3). orjson reads 1024 levels but writes only 254, and Python's json and
+#: recursive walks fail near 1000, so anything deeper than this is refused when read.
+MAX_DEPTH = 64
 
 
 def js_number(value: float) -> str:
@@ -93,3 +97,92 @@ def _fix_numbers(raw: bytes) -> bytes:
 def loads(data: bytes | str) -> Any:
     """Parse JSON text strictly (no NaN, valid UTF-8); raises ValueError with line and column."""
     return orjson.loads(data)
+
+
+def too_deep(value: Any, *, named_steps: int, limit: int = MAX_DEPTH) -> str | None:
+    """Where `value` first nests objects and arrays deeper than `limit`, or None.
+
+    `value` itself is level 1 when it is an object or array. The answer is a JSON path of
+    at most `named_steps` steps (the entry or field holding the nesting: deeper keys are
+    data, and data is never echoed). The walk is iterative, so any depth is measured.
+    """
+    stack: list[tuple[Any, str, int]] = [(value, "$", 1)]
+    while stack:
+        item, where, level = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.items()
+        elif isinstance(item, list):
+            children = enumerate(item)
+        else:
+            continue
+        if level > limit:
+            return where
+        for key, child in children:
+            if isinstance(child, dict | list):
+                step = f"[{key}]" if isinstance(key, int) else f".{key}"
+                stack.append((child, where + step if level <= named_steps else where, level + 1))
+    return None
+
+
+def indented_too_deep(pretty: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether 2-space-indented JSON nests deeper than `limit` (read off the indentation).
+
+    A line inside k containers is indented 2k, so a non-empty container at level limit+1
+    shows as a line indented 2(limit+1); an empty one as `[]`/`{}` ending a line indented
+    2·limit.
+    """
+    if b"\n" + b" " * (2 * limit + 2) in pretty:
+        return True
+    marker = b"\n" + b" " * (2 * limit)
+    start = pretty.find(marker)
+    while start != -1:
+        end = pretty.find(b"\n", start + 1)
+        line = pretty[start + 1 : len(pretty) if end == -1 else end].rstrip(b",")
+        if line[2 * limit : 2 * limit + 1] != b" " and line.endswith((b"[]", b"{}")):
+            return True
+        start = pretty.find(marker, start + 1)
+    return False
+
+
+class _Repeated(Exception):
+    def __init__(self, key: str, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(key)
+        self.key, self.pairs = key, pairs
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Repeated(key, pairs)
+            seen.add(key)
+    return result
+
+
+def repeated_key(data: bytes, pretty: bytes) -> tuple[str, dict[str, Any]] | None:
+    """The first key some object of JSON text `data` repeats, with that object; else None.
+
+    `pretty` is `orjson.dumps(loads(data), option=OPT_INDENT_2)`. orjson keeps the last of
+    repeated keys silently, so two exact checks run first: `data` equal to its own
+    re-serialization cannot repeat a key; and each `:` of JSON text either ends a key or
+    sits inside a string, so, with no `\\u003a` escape, `data` holds exactly as many colons
+    as the re-serialization of its parse unless a repetition dropped a member (and its
+    colon). Only a file failing both is parsed again with a hook that sees every pair.
+    """
+    if len(data) == len(pretty) + 1 and data.startswith(pretty):
+        return None
+    escaped_colon = b"\\u003a" in data or b"\\u003A" in data
+    if not escaped_colon and data.count(b":") == pretty.count(b":"):
+        return None
+    try:
+        json.loads(
+            data.decode("utf-8"),
+            object_pairs_hook=_unique_pairs,
+            parse_int=lambda _text: 0,
+            parse_float=lambda _text: 0,
+        )
+    except _Repeated as repeated:
+        return repeated.key, dict(repeated.pairs)
+    return None

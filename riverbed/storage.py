@@ -12,11 +12,22 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from riverbed import locking
 from riverbed.errors import CorruptIndexError, LockTimeoutError, StoreWriteError, UsageError
-from riverbed.jsonformat import dumps_js, loads
+from riverbed.jsonformat import (
+    MAX_DEPTH,
+    dumps_js,
+    indented_too_deep,
+    loads,
+    repeated_key,
+    too_deep,
+)
 from riverbed.model import Index, empty_index
 from riverbed.schema import structural_problems
+from riverbed.secrets import secret_kind
+from riverbed.write_checks import check_written
 
 WarningSink = Callable[[str], None]
 #: How long a writer waits for another process's lock before giving up (seconds).
@@ -85,6 +96,7 @@ def parse_index_bytes(data: bytes, source: str) -> Index:
         gc.unfreeze()
         if collecting:
             gc.enable()
+    _check_nesting_and_keys(data, document, source)
     problems = structural_problems(document, limit=1)
     if problems:
         raise CorruptIndexError(source, problems[0])
@@ -99,6 +111,41 @@ def parse_index_bytes(data: bytes, source: str) -> Index:
             seen.add(entry_id)
     index: Index = document
     return index
+
+
+def _check_nesting_and_keys(data: bytes, document: Any, source: str) -> None:
+    # One C-speed re-serialization answers both questions: its indentation is the nesting
+    # depth, and it is the reference the duplicate-key check compares against.
+    try:
+        pretty = orjson.dumps(document, option=orjson.OPT_INDENT_2)
+    except orjson.JSONEncodeError:
+        pretty = b""
+    if not pretty or indented_too_deep(pretty):
+        where = too_deep(document, named_steps=2) or "$"
+        raise CorruptIndexError(
+            source, f"{where}: objects and arrays nest deeper than {MAX_DEPTH} levels"
+        )
+    repeated = repeated_key(data, pretty)
+    if repeated is not None:
+        key, holder = repeated
+        raise CorruptIndexError(
+            source,
+            f"{_where(holder)} repeats the key {_shown(key)} (JSON readers disagree on which "
+            "value counts: keep one)",
+        )
+
+
+def _shown(key: str) -> str:
+    if secret_kind(key):
+        return "(a key that looks like a credential, not shown)"
+    return repr(key) if len(key) <= 60 else repr(key[:60]) + "…"
+
+
+def _where(holder: dict[str, Any]) -> str:
+    entry_id = holder.get("id")
+    if isinstance(entry_id, str) and holder.get("metadata") is not None:
+        return f"entry {_shown(entry_id)}"
+    return "an object"
 
 
 def read_index(path: Path) -> Index:
@@ -249,10 +296,22 @@ def write_index_atomic(path: Path, index: Index) -> None:
 
 
 def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]]) -> Any:
-    """Lock, read (refusing a corrupt file), apply `change`, write only if it changed anything."""
+    """Lock, read (refusing a corrupt file), apply `change`, write only if it changed anything.
+
+    This is the one update path: every entry the change adds or alters is checked (nesting
+    depth, secrets) before anything is written.
+    """
     with locked(path):
         index = read_index(path)
         new_index, changed, result = change(index)
         if changed:
+            check_written(index, new_index)
             write_index_atomic(path, new_index)
         return result
+
+
+def replace_index(path: Path, index: Index) -> None:
+    """Write a whole new index to `path` under the lock (a merge's output), checking each entry."""
+    with locked(path):
+        check_written(None, index)
+        write_index_atomic(path, index)

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 from riverbed import lifecycle
-from riverbed.errors import DuplicateEntryError, InvalidEntryError, SecretInEntryError
+from riverbed.errors import DuplicateEntryError, InvalidEntryError
 from riverbed.expiry import (
     effective_expiry,
     format_timestamp,
@@ -21,7 +21,6 @@ from riverbed.expiry import (
 from riverbed.lifecycle import ExpireReport
 from riverbed.model import Entry, Index
 from riverbed.schema import INDEX_SCHEMA, check_entry, describe, entry_problems, validator
-from riverbed.secrets import find_secret
 from riverbed.storage import WarningSink, read_index, update_index
 
 PathLike = str | os.PathLike[str]
@@ -89,16 +88,10 @@ def validate_index(index: object) -> list[str]:
 
 
 def _check_new(entry: Entry) -> None:
+    # Depth and secrets are checked by the one update path (storage.update_index).
     if not isinstance(entry, dict):
         raise InvalidEntryError(f"an entry must be a JSON object, not {type(entry).__name__}")
     check_entry(entry)
-    secret = find_secret(entry)
-    if secret:
-        field, kind = secret
-        raise SecretInEntryError(
-            f"entry {entry.get('id')!r}: {field} looks like a {kind}; memory is shared and "
-            "long-lived, so remove the credential (and rotate it) before adding the entry"
-        )
 
 
 def append_entries(

@@ -318,8 +318,11 @@ def _cmd_validate(args: argparse.Namespace, context: Context) -> int:
         try:
             parse_index_bytes(data, str(path))
             corrupt = False
-        except CorruptIndexError:
+        except CorruptIndexError as exc:
             corrupt = True
+            # What only the reader refuses (repeated keys, nesting depth) is named first.
+            if exc.problem not in problems:
+                problems.insert(0, exc.problem)
     if context.as_json:
         emit_json(
             {
@@ -350,7 +353,7 @@ def _cmd_validate(args: argparse.Namespace, context: Context) -> int:
 
 def _cmd_merge(args: argparse.Namespace, context: Context) -> int:
     from riverbed.merge import merge_indexes
-    from riverbed.storage import locked, read_index, write_index_atomic
+    from riverbed.storage import read_index, replace_index
 
     for name in (args.a, args.b):
         # A missing index is normally an empty one; a merge input named by hand is a typo.
@@ -359,8 +362,7 @@ def _cmd_merge(args: argparse.Namespace, context: Context) -> int:
     left, right = read_index(Path(args.a)), read_index(Path(args.b))
     result = merge_indexes(left, right)
     out = Path(args.output)
-    with locked(out):
-        write_index_atomic(out, result.index)
+    replace_index(out, result.index)
     if context.as_json:
         emit_json(
             {
