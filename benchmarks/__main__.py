@@ -1,10 +1,11 @@
-"""`python -m benchmarks [--quick]`: generate indexes, time riverbed, print ratios to floors."""
+"""`python -m benchmarks [--quick] [--reference]`: time riverbed, print ratios to floors."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks import cases, review_cases
+from benchmarks import cases, reference, review_cases
 from benchmarks.cases import Row
 from benchmarks.generate import make_index
 from benchmarks.report import render, rows_as_json
@@ -21,6 +22,7 @@ from benchmarks.timing import peak_memory
 from riverbed.jsonformat import dumps_js
 
 DATA = Path(__file__).parent / ".data"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def index_file(size: int) -> Path:
@@ -30,7 +32,10 @@ def index_file(size: int) -> Path:
         DATA.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
         data = dumps_js(make_index(size))
-        path.write_bytes(data)
+        # Written aside and renamed: two runs at once never read a half-written index.
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        partial.write_bytes(data)
+        partial.replace(path)
         print(
             f"generated {path.name}: {size:,} entries, {len(data) / 1e6:.1f} MB "
             f"in {time.perf_counter() - started:.1f}s",
@@ -57,7 +62,6 @@ def _steps(args: argparse.Namespace, runs: int, work: Path) -> dict[str, Callabl
             "apply": lambda: [review_cases.apply_at_scale(runs, 2_000 if args.quick else 10_000)],
             "review memory": lambda: [review_cases.review_memory(big, runs)],
             "status": lambda: [review_cases.status_view(big, runs)],
-            "hostile globs": lambda: review_cases.hostile_globs(runs),
             "cold start": lambda: cases.cold_start(small, runs),
             "persist": lambda: review_cases.persist_end_to_end(
                 mid if args.quick else index_file(10_000), work, runs
@@ -67,15 +71,71 @@ def _steps(args: argparse.Namespace, runs: int, work: Path) -> dict[str, Callabl
     return steps
 
 
+def _reference_steps(
+    args: argparse.Namespace, runs: int, work: Path
+) -> dict[str, Callable[[], list[Row]]]:
+    """Each side-by-side comparison by name (`reference <op> <size>`)."""
+    node, module, _ = reference.locate(ROOT, args.reference_js)
+    assert node is not None and module is not None
+    steps: dict[str, Callable[[], list[Row]]] = {}
+    for size in _reference_sizes(args):
+        for op in reference.OPS:
+            # Twenty whole-file rewrites by the reference at 100k take about half a minute.
+            times = runs if op != "appends" or size < 50_000 else min(runs, 3)
+
+            def step(op: str = op, size: int = size, times: int = times) -> list[Row]:
+                source = index_file(size)
+                box = work / f"reference-{op}-{size}"
+                return [reference.compare(op, source, size, box, times, node, module)]
+
+            steps[f"reference {op} {size}"] = step
+    return steps
+
+
+def _reference_sizes(args: argparse.Namespace) -> list[int]:
+    if args.sizes:
+        return [int(size) for size in args.sizes.split(",")]
+    return [1_000, 10_000] if args.quick else [10_000, 100_000]
+
+
 def _run_step(name: str, args: argparse.Namespace, runs: int, work: Path) -> list[Row]:
     """One step in a child process, so no case inherits another's heap (measured to matter)."""
     argv = [sys.executable, "-m", "benchmarks", "--step", name, "--work", str(work)]
     argv += ["--runs", str(runs)] + (["--quick"] if args.quick else [])
-    root = Path(__file__).resolve().parent.parent
-    done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=root)
+    if args.reference:
+        argv += ["--reference"] + (["--sizes", args.sizes] if args.sizes else [])
+        argv += ["--reference-js", args.reference_js] if args.reference_js else []
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT)
     if done.returncode != 0:
         raise SystemExit(f"benchmark step {name!r} failed:\n{done.stderr[-3000:]}")
     return [Row(**fields) for fields in json.loads(done.stdout)]
+
+
+def _side_by_side(args: argparse.Namespace, runs: int) -> int:
+    """`--reference`: each operation next to River Reviewer's JavaScript, or why it is skipped."""
+    node, module, why_not = reference.locate(ROOT, args.reference_js)
+    if why_not:
+        print(f"side-by-side benchmarks skipped: {why_not}")
+        return 0
+    version = subprocess.run([str(node), "--version"], check=False, capture_output=True, text=True)
+    print(
+        f"riverbed on {platform.python_implementation()} {platform.python_version()} next to "
+        f"{module} on node {version.stdout.strip()}; median of {runs} runs after a warm-up",
+        file=sys.stderr,
+    )
+    for size in _reference_sizes(args):
+        index_file(size)
+    collected: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="riverbed-bench-") as tmp:
+        for name in _reference_steps(args, runs, Path(tmp)):
+            started = time.perf_counter()
+            collected.extend(_run_step(name, args, runs, Path(tmp)))
+            print(f"  {name}: {time.perf_counter() - started:.1f}s", file=sys.stderr)
+    print(reference.render(collected, runs))
+    if args.json:
+        rows = rows_as_json(collected, {})["rows"]
+        Path(args.json).write_text(json.dumps({"reference": rows}, indent=2) + "\n")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,14 +148,28 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--runs", type=int, help="timed runs per case (default 5, quick 3)")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="side by side with River Reviewer's JavaScript store (needs node and ../shared)",
+    )
+    parser.add_argument(
+        "--reference-js", metavar="FILE", help="riverbed-memory.mjs to compare with (--reference)"
+    )
+    parser.add_argument(
+        "--sizes", metavar="N[,N]", help="entry counts for --reference (default 10000,100000)"
+    )
     parser.add_argument("--step", help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     runs = args.runs or (3 if args.quick else 5)
     if args.step:
-        rows = _steps(args, runs, Path(args.work))[args.step]()
+        table = _reference_steps if args.reference else _steps
+        rows = table(args, runs, Path(args.work))[args.step]()
         print(json.dumps([dataclasses.asdict(row) for row in rows]))
         return 0
+    if args.reference:
+        return _side_by_side(args, runs)
     print(
         f"riverbed benchmarks on {platform.python_implementation()} "
         f"{platform.python_version()}, {platform.machine()}; median of {runs} runs "

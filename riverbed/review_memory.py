@@ -7,7 +7,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from riverbed.expiry import expiry_status, utc_now
+from riverbed.errors import InvalidExpiresAt
+from riverbed.expiry import expiry_status, parse_expires_at, utc_now
 from riverbed.globs import glob_match, is_glob, normalize_path
 from riverbed.model import Entry, Index, context, entry_phase, is_active, related_files
 
@@ -19,9 +20,13 @@ def is_revocation(entry: Entry) -> bool:
 
 def revoked_ids(index: Index) -> set[str]:
     """Ids named by a revocation record (`context.suppressionId`), whatever its status."""
+    return _revoked_by(e for e in index.get("entries", []) if e.get("type") == "resurface")
+
+
+def _revoked_by(resurfaces: Iterable[Entry]) -> set[str]:
     out: set[str] = set()
-    for entry in index.get("entries", []):
-        if entry.get("type") != "resurface" or not is_revocation(entry):
+    for entry in resurfaces:
+        if not is_revocation(entry):
             continue
         target = context(entry).get("suppressionId")
         if isinstance(target, str):
@@ -48,11 +53,15 @@ class ChangedFiles:
     def __iter__(self) -> Iterator[str]:
         return iter(self.paths)
 
-    def matches_any(self, related: Iterable[object]) -> bool:
-        """`matches(r)` for some file-scoped related file or glob `r` (the common, fast case)."""
+    def matches_any(self, related: Iterable[object], scope: object = "file") -> bool:
+        """`matches_files` over a relatedFiles list: no path in it, or some path matches."""
+        if scope != "file":
+            paths = [item for item in related if isinstance(item, str)]
+            return not paths or any(self.matches(item, scope) for item in paths)
         exact = self.exact
+        paths_seen = False
         for item in related:
-            if type(item) is not str:
+            if type(item) is not str and not isinstance(item, str):
                 continue
             if item in exact:
                 return True
@@ -64,16 +73,20 @@ class ChangedFiles:
                     return True
             elif ("\\" in item or item.startswith("./")) and normalize_path(item) in exact:
                 return True
-        return False
+            paths_seen = True
+        return not paths_seen
+
+    def _subsystem_hit(self, related: str) -> bool:
+        """A suppression of subsystem scope: its file's subsystem is one the change touches."""
+        area = subsystem(related)
+        return not is_glob(area) and area in self.subsystems
 
     def matches(self, related: str, scope: object = "file") -> bool:
         """DESIGN's file rule for one related file or glob, widened by a suppression's scope."""
         if scope == "global":
             return True
-        if scope == "subsystem":
-            area = subsystem(related)
-            if not is_glob(area) and area in self.subsystems:
-                return True
+        if scope == "subsystem" and self._subsystem_hit(related):
+            return True
         if not is_glob(related):
             return normalize_path(related) in self.exact
         hit = self._glob_hits.get(related)
@@ -180,59 +193,91 @@ def load_review_memory(
     """Entries active, unexpired, unrevoked, of `phase`, related to `changed_files` (None = any)."""
     moment = now or utc_now()
     changed = None if changed_files is None else ChangedFiles(changed_files)
-    revoked = revoked_ids(index)
+    entries = index.get("entries", [])
     kept: list[Entry] = []
     warnings: list[str] = []
-    n_inactive = n_expired = n_revoked = n_phase = n_files = 0
-    # The checks are spelled out (not helper calls) because this loop runs once per entry of
-    # the whole index on every review; each keeps the meaning of the helper it stands for.
-    for entry in index.get("entries", []):
+    # Excluded by phase or files, kept aside in case a revocation is found later in the pass.
+    by_phase: list[Entry] = []
+    by_files: list[Entry] = []
+    revocations: list[Entry] = []
+    expired_at: dict[str, bool | None] = {}  # expiry string → expired (None: unparseable)
+    n_inactive = n_expired = 0
+    # One pass, the checks spelled out rather than helper calls: it runs over the whole index
+    # on every review and costs about a cache miss per dict it touches (so it touches few).
+    # Each check keeps the meaning of the helper it stands for (see `_reference` in the tests).
+    for entry in entries:
+        kind = entry.get("type")
+        if kind == "resurface":  # revoked_ids: a revocation counts whatever its status
+            revocations.append(entry)
         status = entry.get("status")
-        if isinstance(status, str) and status != "active":  # model.is_active
+        if status is not None and status != "active" and isinstance(status, str):  # is_active
             n_inactive += 1
             continue
-        expired, warning = False, None
-        if "expiresAt" in entry or "expiresAt" in entry.get("context", ()):
-            expired, warning = expiry_status(entry, moment)
-        if warning:
-            warnings.append(warning)
+        value = entry.get("expiresAt")  # expiry.effective_expiry
+        if value is None and "context" in entry:
+            ctx = entry["context"]
+            if isinstance(ctx, dict):
+                value = ctx.get("expiresAt")
+        if value is not None and isinstance(value, str):
+            try:
+                expired = expired_at[value]
+            except KeyError:
+                expired = expired_at[value] = _expired(value, moment)
+            if expired is None:
+                warnings.append(str(expiry_status(entry, moment)[1]))
+            elif expired:
+                n_expired += 1
+                continue
         meta = entry.get("metadata")
-        if type(meta) is not dict:
+        if type(meta) is not dict and not isinstance(meta, dict):
             meta = {}
-        if expired:
-            n_expired += 1
-        elif revoked and entry.get("id") in revoked:
-            n_revoked += 1
-        elif (
+        if (
             phase is not None
             and (own := meta.get("phase")) != phase
-            and not (
-                (own is None or not isinstance(own, str)) and entry.get("type") == "suppression"
-            )
+            and (type(own) is str or kind != "suppression" or isinstance(own, str))
         ):  # _phase_applies
-            n_phase += 1
+            by_phase.append(entry)
         elif (
             changed is not None
             and (related := meta.get("relatedFiles"))
-            and not (
-                changed.matches_any(related)
-                if entry.get("type") != "suppression" and isinstance(related, list)
-                else matches_files(entry, changed)
-            )
-        ):
-            n_files += 1
+            and (type(related) is list or isinstance(related, list))
+            and not changed.matches_any(related, _scope(entry) if kind == "suppression" else "file")
+        ):  # matches_files
+            by_files.append(entry)
         else:
             kept.append(entry)
+    revoked = _revoked_by(revocations)
+    n_revoked = 0
+    if revoked:
+        # Revocation outranks phase and files in the counts, as in a check-by-check order.
+        for group in (kept, by_phase, by_files):
+            left = [e for e in group if e.get("id") not in revoked]
+            n_revoked += len(group) - len(left)
+            group[:] = left
     counts = {
         "inactive": n_inactive,
         "expired": n_expired,
         "revoked": n_revoked,
-        "phase": n_phase,
-        "files": n_files,
+        "phase": len(by_phase),
+        "files": len(by_files),
     }
     excluded = {reason: count for reason, count in counts.items() if count}
     paths = None if changed is None else changed.paths
     return ReviewMemory(tuple(kept), phase, paths, tuple(warnings), excluded)
+
+
+def _scope(suppression: Entry) -> object:
+    """A suppression's scope, `file` when it names none."""
+    ctx = suppression.get("context")
+    return ctx.get("scope", "file") if isinstance(ctx, dict) else "file"
+
+
+def _expired(value: str, moment: datetime) -> bool | None:
+    """Whether an expiry string is at or before `moment` (None when it does not parse)."""
+    try:
+        return parse_expires_at(value) <= moment
+    except InvalidExpiresAt:
+        return None
 
 
 def find_active_suppressions(

@@ -17,10 +17,8 @@ from riverbed.errors import ActionConfigError
 
 #: GitHub refuses a step summary over 1 MiB; stay well below and say when cut.
 MAX_SUMMARY_CHARS = 512 * 1024
-# A line the runner would read as a workflow command: `::name ...::` after leading whitespace,
-# where a line also ends at a lone `\r`; the legacy `##[name ...]` form counts anywhere.
-_COMMAND_LINE = re.compile(r"(?<![^\r\n])(\s*)::")
-_LEGACY_COMMAND = "##["
+# A line the runner would read as a workflow command: `::name ...::`.
+_COMMAND_LINE = re.compile(r"^(\s*)::", re.MULTILINE)
 
 
 def _core() -> Any:
@@ -31,8 +29,7 @@ def _core() -> Any:
 
 def neutralize(text: str) -> str:
     """Untrusted text made unable to issue workflow commands when printed to the log."""
-    text = _COMMAND_LINE.sub(lambda m: m.group(1) + ":\u200b:", text)
-    return text.replace(_LEGACY_COMMAND, "##\u200b[")
+    return _COMMAND_LINE.sub(lambda m: m.group(1) + ":\u200b:", text)
 
 
 def output_value(value: object) -> str:
@@ -90,7 +87,7 @@ class Runner:
     def group(self, title: str) -> Iterator[None]:
         """A foldable group in the log."""
         core = _core()
-        core.start_group(neutralize(title).replace("\r", " ").replace("\n", " "))
+        core.start_group(neutralize(title).replace("\n", " "))
         try:
             yield
         finally:
