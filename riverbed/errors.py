@@ -20,12 +20,11 @@ class GuardedSeverityError(UsageError):
     def __init__(self, severity: str, feedback_type: str, *, how: str = "") -> None:
         self.severity = severity
         self.feedback_type = feedback_type
-        fix = how or "add --type accepted_risk if you accept the risk"
+        fix = how or "add --type accepted_risk to accept the risk"
         super().__init__(
-            f"refused: this finding is {severity}, and the severity guard never lets a "
-            f"{feedback_type} suppression hide a major or critical finding (it would be stored "
-            f"but never apply); {fix}, or, if the tool's severities mean nothing, give it a "
-            "severity override (see docs/REVIEW.md)"
+            f"refused: the severity guard never lets a {feedback_type} suppression hide this "
+            f"{severity} finding (it would never apply); {fix}, or give the tool a severity "
+            "override (docs/REVIEW.md)"
         )
 
 

@@ -11,6 +11,7 @@ approved by `enabledMcpjsonServers` in settings; Codex reads `[mcp_servers.<name
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import shlex
 from dataclasses import dataclass
@@ -36,41 +37,57 @@ class Merge:
     kept: tuple[str, ...] = ()
 
 
+#: How a hook or client starts riverbed: a command and the arguments before the verb.
+#: The default assumes `riverbed` on PATH; the CLI passes the running executable instead.
+Launcher = tuple[str, ...]
+ON_PATH: Final[Launcher] = ("riverbed",)
+
+
 def _index_args(index: str | None) -> list[str]:
     return [] if index in (None, DEFAULT_INDEX_PATH) else ["--index", str(index)]
 
 
-def hook_command(index: str | None = None) -> str:
+def hook_command(index: str | None = None, launcher: Launcher = ON_PATH) -> str:
     """The shell command the SessionStart hook runs: the memory context for this project."""
     path = index or DEFAULT_INDEX_PATH
     # A relative index path is resolved against the project, wherever the hook runs from.
     where = (
         shlex.quote(path) if path.startswith("/") else f'"$CLAUDE_PROJECT_DIR"/{shlex.quote(path)}'
     )
-    return f"riverbed --index {where} context --max-chars {HOOK_MAX_CHARS}"
+    run = " ".join(shlex.quote(part) for part in launcher)
+    return f"{run} --index {where} context --max-chars {HOOK_MAX_CHARS}"
 
 
 def is_riverbed_context_hook(command: object) -> bool:
     """True for a hook command that already injects riverbed's context (ours or hand-written)."""
     if not isinstance(command, str):
         return False
-    words = command.split()
-    return bool(words) and words[0].endswith("riverbed") and "context" in words
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    if "context" not in words or not words:
+        return False
+    module = any(pair == ("-m", "riverbed") for pair in itertools.pairwise(words))
+    return words[0].rsplit("/", 1)[-1] in ("riverbed", "riverbed.exe") or module
 
 
-def session_start_group(index: str | None = None) -> dict[str, Any]:
+def session_start_group(index: str | None = None, launcher: Launcher = ON_PATH) -> dict[str, Any]:
     """The SessionStart matcher group holding riverbed's hook."""
+    command = hook_command(index, launcher)
     return {
         "matcher": SESSION_START_MATCHER,
-        "hooks": [
-            {"type": "command", "command": hook_command(index), "timeout": HOOK_TIMEOUT_SECONDS}
-        ],
+        "hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECONDS}],
     }
 
 
-def mcp_server_entry(index: str | None = None) -> dict[str, Any]:
+def mcp_server_entry(index: str | None = None, launcher: Launcher = ON_PATH) -> dict[str, Any]:
     """How a client starts the riverbed MCP server over stdio."""
-    return {"type": "stdio", "command": "riverbed", "args": ["mcp", *_index_args(index)]}
+    return {
+        "type": "stdio",
+        "command": launcher[0],
+        "args": [*launcher[1:], "mcp", *_index_args(index)],
+    }
 
 
 def _object(value: Any, where: str, source: str) -> dict[str, Any]:
@@ -92,7 +109,11 @@ def _list(value: Any, where: str, source: str) -> list[Any]:
 
 
 def merge_claude_settings(
-    settings: Any, *, index: str | None = None, source: str = ".claude/settings.json"
+    settings: Any,
+    *,
+    index: str | None = None,
+    source: str = ".claude/settings.json",
+    launcher: Launcher = ON_PATH,
 ) -> Merge:
     """Add riverbed's SessionStart hook and MCP approval to Claude Code settings; keep the rest."""
     doc = copy.deepcopy(_object(settings, "the document", source))
@@ -110,8 +131,8 @@ def merge_claude_settings(
     if present:
         kept.append("a SessionStart hook already runs `riverbed context`; kept as is")
     else:
-        groups.append(session_start_group(index))
-        changes.append(f"added SessionStart hook: {hook_command(index)}")
+        groups.append(session_start_group(index, launcher))
+        changes.append(f"added SessionStart hook: {hook_command(index, launcher)}")
     approved = _list(doc.setdefault("enabledMcpjsonServers", []), "$.enabledMcpjsonServers", source)
     if SERVER_NAME not in approved:
         approved.append(SERVER_NAME)
@@ -121,14 +142,21 @@ def merge_claude_settings(
     return Merge(doc, tuple(changes), tuple(kept))
 
 
-def merge_mcp_json(document: Any, *, index: str | None = None, source: str = ".mcp.json") -> Merge:
+def merge_mcp_json(
+    document: Any,
+    *,
+    index: str | None = None,
+    source: str = ".mcp.json",
+    launcher: Launcher = ON_PATH,
+) -> Merge:
     """Register the riverbed server in an `mcpServers` document; an existing entry is kept."""
     doc = copy.deepcopy(_object(document, "the document", source))
     servers = _object(doc.setdefault("mcpServers", {}), "$.mcpServers", source)
     if SERVER_NAME in servers:
         return Merge(doc, (), (f"MCP server {SERVER_NAME!r} already registered; kept as is",))
-    servers[SERVER_NAME] = mcp_server_entry(index)
-    return Merge(doc, (f"registered MCP server {SERVER_NAME!r}: riverbed mcp",))
+    servers[SERVER_NAME] = entry = mcp_server_entry(index, launcher)
+    started = " ".join(shlex.quote(p) for p in [entry["command"], *entry["args"]])
+    return Merge(doc, (f"registered MCP server {SERVER_NAME!r}: {started}",))
 
 
 def agents_md_sentences() -> str:
@@ -144,27 +172,44 @@ def agents_md_sentences() -> str:
     )
 
 
-def claude_mcp_add_command(index: str | None = None) -> str:
+def _server_command(index: str | None, launcher: Launcher) -> str:
+    entry = mcp_server_entry(index, launcher)
+    return " ".join(shlex.quote(a) for a in [entry["command"], *entry["args"]])
+
+
+def claude_mcp_add_command(index: str | None = None, launcher: Launcher = ON_PATH) -> str:
     """The `claude mcp add` line that registers the server for the whole team (.mcp.json)."""
-    args = " ".join(shlex.quote(a) for a in mcp_server_entry(index)["args"])
-    return f"claude mcp add --scope project {SERVER_NAME} -- riverbed {args}"
+    return f"claude mcp add --scope project {SERVER_NAME} -- {_server_command(index, launcher)}"
 
 
-def codex_mcp_add_command(index: str | None = None) -> str:
+def codex_mcp_add_command(index: str | None = None, launcher: Launcher = ON_PATH) -> str:
     """The `codex mcp add` line (writes ~/.codex/config.toml)."""
-    args = " ".join(shlex.quote(a) for a in mcp_server_entry(index)["args"])
-    return f"codex mcp add {SERVER_NAME} -- riverbed {args}"
+    return f"codex mcp add {SERVER_NAME} -- {_server_command(index, launcher)}"
 
 
-def codex_config_toml(index: str | None = None) -> str:
+def codex_config_toml(index: str | None = None, launcher: Launcher = ON_PATH) -> str:
     """The Codex `config.toml` table (TOML basic strings share JSON's escaping)."""
-    entry = mcp_server_entry(index)
+    entry = mcp_server_entry(index, launcher)
     args = ", ".join(json.dumps(a) for a in entry["args"])
     return (
         f"[mcp_servers.{SERVER_NAME}]\ncommand = {json.dumps(entry['command'])}\nargs = [{args}]\n"
     )
 
 
-def mcp_json_snippet(index: str | None = None) -> dict[str, Any]:
+def mcp_json_snippet(index: str | None = None, launcher: Launcher = ON_PATH) -> dict[str, Any]:
     """The `mcpServers` document most other clients read (Cursor, Claude Desktop, …)."""
-    return {"mcpServers": {SERVER_NAME: mcp_server_entry(index)}}
+    return {"mcpServers": {SERVER_NAME: mcp_server_entry(index, launcher)}}
+
+
+def configured_hooks(settings: Any) -> list[str]:
+    """The SessionStart commands in Claude Code settings that run riverbed's context."""
+    found: list[str] = []
+    hooks = settings.get("hooks") if isinstance(settings, dict) else None
+    groups = hooks.get("SessionStart") if isinstance(hooks, dict) else None
+    for group in groups if isinstance(groups, list) else []:
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        for hook in inner if isinstance(inner, list) else []:
+            command = hook.get("command") if isinstance(hook, dict) else None
+            if isinstance(command, str) and is_riverbed_context_hook(command):
+                found.append(command)
+    return found

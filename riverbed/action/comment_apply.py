@@ -17,12 +17,13 @@ from riverbed.comments import (
 )
 from riverbed.comments.replies import Outcome
 from riverbed.entries import build_entry
-from riverbed.errors import CommandParseError, RiverbedError
+from riverbed.errors import CommandParseError, GuardedSeverityError, RiverbedError
+from riverbed.globs import glob_match
 from riverbed.markers import FindingMarker
 from riverbed.model import Entry, Index, context, entries_by_id, entry_status
 from riverbed.storage import read_index
 from riverbed.store import append_entry, archive_entry, supersede
-from riverbed.suppression_store import write_revocation, write_suppression
+from riverbed.suppression_store import WriteOutcome, write_revocation, write_suppression
 
 #: What one handler did: the change in words, the entry it touched, whether it wrote.
 _Done = tuple[str, str | None, bool]
@@ -81,7 +82,63 @@ def _suppress(
         fingerprint = marker.fingerprint
     elif fingerprint is not None and found.by_fingerprint:
         marker = found.by_fingerprint.get(fingerprint)
-    outcome = write_suppression(
+    try:
+        outcome = _write_suppression(
+            path, command, provenance, now, marker=marker, fingerprint=fingerprint, rule=rule
+        )
+    except GuardedSeverityError as exc:
+        raise GuardedSeverityError(
+            exc.severity,
+            exc.feedback_type,
+            how='reply `/riverbed suppress --type accepted_risk --reason "…"` to accept the risk',
+        ) from None
+    what = f"finding {fingerprint}" if fingerprint else f"rule {rule}"
+    if marker is not None and fingerprint:
+        what += f" ({marker.rule_id} in {marker.path})" if marker.path else f" ({marker.rule_id})"
+    if not outcome.written:
+        return f"unchanged: {what} is already suppressed", outcome.entry["id"], False
+    until = f", until {command.expires}" if command.expires else ""
+    done = f"suppressed {what} ({command.feedback_type}{until})"
+    matching = _matching_markers(outcome.entry, found)
+    if matching is not None:
+        done += f"; matches {matching} finding{'s' if matching != 1 else ''} on this pull request"
+    if command.feedback_type != "accepted_risk" and (marker is None or not marker.severity):
+        # Severity unknown here: say what the guard will do before the next review shows it.
+        done += (
+            f". ⚠️ A {command.feedback_type} suppression hides only info and minor findings; "
+            "if this one is major (ruff reports every rule as major), use --type accepted_risk"
+        )
+    return done, outcome.entry["id"], True
+
+
+def _matching_markers(entry: Entry, found: Findings) -> int | None:
+    """How many of the pull request's finding comments the new suppression matches."""
+    if not found.by_fingerprint:
+        return None
+    ctx = context(entry)
+    match = ctx.get("match") if isinstance(ctx.get("match"), dict) else None
+    count = 0
+    for marker in found.by_fingerprint.values():
+        if ctx.get("fingerprint") == marker.fingerprint:
+            count += 1
+        elif match is not None and match.get("ruleId") == marker.rule_id:
+            globs = [g for g in match.get("paths", []) if isinstance(g, str)]
+            if not globs or any(glob_match(g, marker.path) for g in globs):
+                count += 1
+    return count
+
+
+def _write_suppression(
+    path: Path,
+    command: SuppressCommand,
+    provenance: Provenance,
+    now: datetime,
+    *,
+    marker: FindingMarker | None,
+    fingerprint: str | None,
+    rule: str | None,
+) -> WriteOutcome:
+    return write_suppression(
         path,
         now=now,
         fingerprint=fingerprint,
@@ -99,13 +156,6 @@ def _suppress(
         source_comment_id=provenance.comment_id,
         links=(provenance.url,) if provenance.url else (),
     )
-    what = f"finding {fingerprint}" if fingerprint else f"rule {rule}"
-    if marker is not None and fingerprint:
-        what += f" ({marker.rule_id} in {marker.path})" if marker.path else f" ({marker.rule_id})"
-    if not outcome.written:
-        return f"unchanged: {what} is already suppressed", outcome.entry["id"], False
-    until = f", until {command.expires}" if command.expires else ""
-    return f"suppressed {what} ({command.feedback_type}{until})", outcome.entry["id"], True
 
 
 def _revoke(path: Path, command: RevokeCommand, provenance: Provenance, now: datetime) -> _Done:

@@ -130,7 +130,8 @@ def _findings(talk: _Talk, commands: Sequence[Command]) -> Findings:
                     "comment (it has no finding marker); give a fingerprint or --rule instead"
                 )
     by_fingerprint: dict[str, FindingMarker] = {}
-    if any(c.fingerprint for c in suppresses):
+    # Fetched for counts too: a reply says how many of the PR's findings a suppression matches.
+    if suppresses:
         for comment in conversation.conversation(talk.client, "review_comment", event.number):
             for marker in parse_finding_markers(comment.body):
                 by_fingerprint.setdefault(marker.fingerprint, marker)

@@ -26,9 +26,28 @@ def _cmd_mcp(args: argparse.Namespace, context: Context) -> int:
     return 0
 
 
+def running_launcher() -> tuple[str, ...]:
+    """How to start the riverbed running now: its script's absolute path, else python -m.
+
+    Hooks run without the user's shell setup (no activated venv), so `riverbed` on PATH
+    is not a given; the interpreter path is kept unresolved so a venv's python stays one.
+    """
+    import shutil
+    import sys
+
+    argv0 = sys.argv[0] if sys.argv else ""
+    if Path(argv0).name in ("riverbed", "riverbed.exe"):
+        found = argv0 if os.sep in argv0 else shutil.which(argv0)
+        if found and os.access(found, os.X_OK):
+            return (str(Path(found).absolute()),)
+    return (str(Path(sys.executable).absolute()), "-m", "riverbed")
+
+
 def _hooks_data(index: str, root: Path, write: bool) -> dict[str, Any]:
     from riverbed import hooks
     from riverbed.configfiles import read_json_config, write_json_atomic
+
+    launcher = running_launcher()
 
     settings_path = root / ".claude" / "settings.json"
     mcp_path = root / ".mcp.json"
@@ -40,12 +59,16 @@ def _hooks_data(index: str, root: Path, write: bool) -> dict[str, Any]:
                 read_json_config(settings_path) if write else {},
                 index=index,
                 source=str(settings_path),
+                launcher=launcher,
             ),
         ),
         (
             mcp_path,
             hooks.merge_mcp_json(
-                read_json_config(mcp_path) if write else {}, index=index, source=str(mcp_path)
+                read_json_config(mcp_path) if write else {},
+                index=index,
+                source=str(mcp_path),
+                launcher=launcher,
             ),
         ),
     ]
@@ -66,18 +89,106 @@ def _hooks_data(index: str, root: Path, write: bool) -> dict[str, Any]:
     return {
         "client": "claude-code",
         "write": write,
+        "launcher": list(launcher),
         "files": files,
         "agentsMd": hooks.agents_md_sentences(),
-        "claudeMcpAdd": hooks.claude_mcp_add_command(index),
-        "codexMcpAdd": hooks.codex_mcp_add_command(index),
-        "codexConfigToml": hooks.codex_config_toml(index),
-        "mcpJson": hooks.mcp_json_snippet(index),
+        "claudeMcpAdd": hooks.claude_mcp_add_command(index, launcher),
+        "codexMcpAdd": hooks.codex_mcp_add_command(index, launcher),
+        "codexConfigToml": hooks.codex_config_toml(index, launcher),
+        "mcpJson": hooks.mcp_json_snippet(index, launcher),
     }
+
+
+def _run_hook(command: str, root: Path) -> dict[str, Any]:
+    """Run one configured hook as Claude Code would (sh -c, $CLAUDE_PROJECT_DIR set)."""
+    import subprocess
+
+    from riverbed.hooks import HOOK_TIMEOUT_SECONDS
+
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(root.absolute())}
+    try:
+        done = subprocess.run(
+            ["/bin/sh", "-c", command],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=HOOK_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except FileNotFoundError:
+        return {"command": command, "runs": False, "detail": "/bin/sh is not available here"}
+    except subprocess.TimeoutExpired:
+        detail = f"did not finish within the hook timeout of {HOOK_TIMEOUT_SECONDS} s"
+        return {"command": command, "runs": False, "detail": detail}
+    if done.returncode == 0:
+        size = len(done.stdout)
+        return {
+            "command": command,
+            "runs": True,
+            "detail": f"exit 0, {size:,} characters of context",
+        }
+    first = (done.stderr.strip().splitlines() or [""])[-1][:200]
+    hint = (
+        "; the command is not found where Claude Code runs it: rerun `riverbed hooks --write` "
+        "with the riverbed you use, which writes its absolute path"
+        if done.returncode == 127
+        else ""
+    )
+    detail = f"exit {done.returncode}{': ' + first if first else ''}{hint}"
+    return {"command": command, "runs": False, "detail": detail}
+
+
+def _check_data(root: Path) -> dict[str, Any]:
+    """Does each riverbed hook and MCP server configured under `root` actually start?"""
+    import shutil
+
+    from riverbed import hooks
+    from riverbed.configfiles import read_json_config
+
+    settings_path = root / ".claude" / "settings.json"
+    checks = [_run_hook(c, root) for c in hooks.configured_hooks(read_json_config(settings_path))]
+    servers = read_json_config(root / ".mcp.json").get("mcpServers")
+    server = servers.get(hooks.SERVER_NAME) if isinstance(servers, dict) else None
+    mcp: dict[str, Any] | None = None
+    if isinstance(server, dict) and isinstance(server.get("command"), str):
+        command = server["command"]
+        found = shutil.which(command) is not None
+        mcp = {
+            "command": command,
+            "runs": found,
+            "detail": "found" if found else "not found (not an executable path, not on PATH)",
+        }
+    return {"settings": str(settings_path), "hooks": checks, "mcpServer": mcp}
+
+
+def _cmd_hooks_check(args: argparse.Namespace, context: Context) -> int:
+    data = _check_data(Path(args.dir))
+    ok = bool(data["hooks"]) and all(c["runs"] for c in data["hooks"])
+    ok = ok and (data["mcpServer"] is None or data["mcpServer"]["runs"])
+    if context.as_json:
+        emit_json({**data, "ok": ok})
+        return 0 if ok else 1
+    if not data["hooks"]:
+        print(
+            f"no SessionStart hook running `riverbed context` in {data['settings']}; "
+            "add one with `riverbed hooks --write`"
+        )
+    for check in data["hooks"]:
+        verdict = "runs" if check["runs"] else "FAILS"
+        print(f"SessionStart hook {verdict}: {check['command']}\n  {check['detail']}")
+    if data["mcpServer"] is not None:
+        server = data["mcpServer"]
+        verdict = "found" if server["runs"] else "NOT FOUND"
+        print(f"MCP server command {verdict}: {server['command']}")
+    return 0 if ok else 1
 
 
 def _cmd_hooks(args: argparse.Namespace, context: Context) -> int:
     import json
 
+    if args.check:
+        return _cmd_hooks_check(args, context)
     data = _hooks_data(str(context.index_path), Path(args.dir), args.write)
     if context.as_json:
         emit_json(data)
@@ -94,6 +205,11 @@ def _cmd_hooks(args: argparse.Namespace, context: Context) -> int:
             print(f"== {item['path']} (merge this in, or rerun with --write) ==")
             print(json.dumps(item["document"], indent=2, ensure_ascii=False))
         print()
+    print(
+        f"The hook and the MCP server start riverbed as `{' '.join(data['launcher'])}` (the one "
+        "running now, so they work without an activated venv); after moving it, rerun this."
+    )
+    print()
     print("== AGENTS.md / CLAUDE.md (for agents without hooks) ==")
     print(data["agentsMd"])
     print()
@@ -131,6 +247,12 @@ def register(subparsers: Any) -> None:
         ".mcp.json, keeping everything already there.",
     )
     p.add_argument("--write", action="store_true", help="merge into the files (atomically)")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="run the configured riverbed hook and look up the MCP server's command; "
+        "exit 1 when one does not run",
+    )
     p.add_argument(
         "--client",
         choices=("claude-code",),

@@ -54,12 +54,20 @@ def test_printing_writes_nothing_and_shows_every_snippet(tmp_path: Path) -> None
     hook = settings["hooks"]["SessionStart"][0]["hooks"][0]
     assert hook["type"] == "command" and "context" in hook["command"]
     assert settings["enabledMcpjsonServers"] == ["riverbed"]
+    # Started as `python -m riverbed`: that interpreter's absolute path, not `riverbed` on PATH.
+    python = str(Path(sys.executable).absolute())
+    assert data["launcher"] == [python, "-m", "riverbed"]
+    assert hook["command"].startswith(f"{shlex.quote(python)} -m riverbed --index ")
     assert mcp == {
-        "mcpServers": {"riverbed": {"type": "stdio", "command": "riverbed", "args": ["mcp"]}}
+        "mcpServers": {
+            "riverbed": {"type": "stdio", "command": python, "args": ["-m", "riverbed", "mcp"]}
+        }
     }
-    assert data["claudeMcpAdd"] == "claude mcp add --scope project riverbed -- riverbed mcp"
+    assert data["claudeMcpAdd"] == (
+        f"claude mcp add --scope project riverbed -- {shlex.quote(python)} -m riverbed mcp"
+    )
     assert tomllib.loads(data["codexConfigToml"]) == {
-        "mcp_servers": {"riverbed": {"command": "riverbed", "args": ["mcp"]}}
+        "mcp_servers": {"riverbed": {"command": python, "args": ["-m", "riverbed", "mcp"]}}
     }
     assert data["mcpJson"] == mcp
     assert data["agentsMd"].count(". ") >= 1 and "riverbed context" in data["agentsMd"]
@@ -116,7 +124,8 @@ def test_write_keeps_everything_already_there(tmp_path: Path) -> None:
     assert merged["enabledMcpjsonServers"] == ["github", "riverbed"]
     assert (claude / "settings.json").stat().st_mode & 0o777 == 0o600
     servers = json.loads((tmp_path / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]
-    assert servers["github"] == {"command": "gh-mcp"} and servers["riverbed"]["args"] == ["mcp"]
+    assert servers["github"] == {"command": "gh-mcp"}
+    assert servers["riverbed"]["args"] == ["-m", "riverbed", "mcp"]
     assert not list(claude.glob(".*.tmp"))
 
 
@@ -240,3 +249,64 @@ def test_the_written_hook_runs_and_prints_the_memory(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("## Review memory (riverbed)")
     assert "wontfix-legacy-logging" in done.stdout
+
+
+def _console_script(tmp_path: Path) -> Path:
+    """A `riverbed` launcher script like pip writes into a venv's bin/, not on PATH."""
+    script = tmp_path / "venv-bin" / "riverbed"
+    script.parent.mkdir()
+    script.write_text(
+        f"#!{sys.executable}\nimport sys\nfrom riverbed.cli.main import main\nsys.exit(main())\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    return script
+
+
+def test_write_uses_the_running_executable_and_check_runs_it(tmp_path: Path) -> None:
+    script = _console_script(tmp_path)
+    project = tmp_path / "project"
+    project.mkdir()
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}  # riverbed is not on PATH, as in a hook
+    run = {"capture_output": True, "text": True, "check": False, "cwd": project, "env": env}
+    init = subprocess.run([str(script), "init"], **run)
+    assert init.returncode == 0, init.stderr
+    done = subprocess.run([str(script), "hooks", "--write"], **run)
+    assert done.returncode == 0, done.stderr
+    assert f"start riverbed as `{script}`" in done.stdout
+    settings = json.loads((project / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    (hook,) = our_hooks(settings)
+    assert hook["command"].startswith(f"{script} --index ")
+    servers = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]
+    assert servers["riverbed"] == {"type": "stdio", "command": str(script), "args": ["mcp"]}
+
+    check = subprocess.run([str(script), "hooks", "--check"], **run)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "SessionStart hook runs:" in check.stdout and "exit 0" in check.stdout
+    assert f"MCP server command found: {script}" in check.stdout
+
+    # A hook written for `riverbed` on PATH fails where Claude Code runs it: --check says so.
+    hook["command"] = hook["command"].replace(str(script), "riverbed", 1)
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    check = subprocess.run([str(script), "--json", "hooks", "--check"], **run)
+    assert check.returncode == 1
+    report = json.loads(check.stdout)
+    assert report["ok"] is False
+    assert report["hooks"][0]["runs"] is False
+    assert report["hooks"][0]["detail"].startswith("exit 127")
+    assert "rerun `riverbed hooks --write`" in report["hooks"][0]["detail"]
+
+
+def test_check_without_a_hook_fails_and_says_how_to_add_one(tmp_path: Path) -> None:
+    done = hooks_cli(tmp_path, "--check", check=False)
+    assert done.returncode == 1
+    assert "no SessionStart hook running `riverbed context`" in done.stdout
+    assert "riverbed hooks --write" in done.stdout
+
+
+def test_python_m_hooks_are_recognised_as_ours() -> None:
+    from riverbed.hooks import is_riverbed_context_hook
+
+    assert is_riverbed_context_hook("/v/bin/python -m riverbed --index x context")
+    assert is_riverbed_context_hook("/opt/venv/bin/riverbed context")
+    assert not is_riverbed_context_hook("python -m other context")

@@ -312,3 +312,35 @@ def test_artifact_uploaded_meanwhile_is_merged_before_staging(harness: Harness) 
     ids = {e["id"] for e in result.staged["entries"]}
     assert "from-another-run" in ids and len(by_type(result.staged, "suppression")) == 1
     assert f"Merged artifact {added[0]}" in harness.replies()[0]
+
+
+def test_refusal_of_a_useless_suppression_says_why_and_what_works(harness: Harness) -> None:
+    marker = format_finding_marker(FP, rule_id="E501", severity="major", path="src/app.py", line=2)
+    finding = harness.gh.add_review_comment(
+        pull=7, body=marker, path="src/app.py", line=2, user="github-actions[bot]"
+    )
+    result = harness.run(harness.review_reply("/riverbed suppress --reason generated", finding))
+    assert result.staged is None
+    reply = harness.replies()[0]
+    assert "❌ refused\\: the severity guard never lets a false\\_positive suppression" in reply
+    assert "hide this major finding" in reply
+    assert "/riverbed suppress \\-\\-type accepted\\_risk \\-\\-reason" in reply
+    assert "severity override" in reply
+
+
+def test_unknown_severity_warns_and_counts_the_findings_it_matches(harness: Harness) -> None:
+    for line, fp in ((2, FP), (2, "fedcba9876543210")):
+        marker = format_finding_marker(
+            fp, rule_id="E501", severity="minor", path="src/a.py", line=line
+        )
+        harness.gh.add_review_comment(
+            pull=7, body=marker, path="src/app.py", line=line, user="github-actions[bot]"
+        )
+    result = harness.run(
+        harness.pr_comment('/riverbed suppress --rule E501 --path "src/**" --reason generated')
+    )
+    assert result.staged is not None
+    reply = harness.replies()[0]
+    assert "✅ suppressed rule E501" in reply
+    assert "matches 2 findings on this pull request" in reply
+    assert "hides only info and minor findings" in reply and "accepted\\_risk" in reply

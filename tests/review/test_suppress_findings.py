@@ -1,0 +1,103 @@
+"""`suppress --findings`: refuse what the guard would skip, count what it matches; overrides."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from review_helpers import riverbed, ruff_command
+
+LONG = "x = '" + "a" * 100 + "'\n"  # the same E501 message on every such line
+SOURCE = "import os\n" + LONG + LONG + LONG
+
+
+def ruff_sarif(directory: Path) -> Path:
+    (directory / "long.py").write_text(SOURCE, encoding="utf-8")
+    done = subprocess.run(
+        [
+            *ruff_command(),
+            "check",
+            "--no-cache",
+            "--isolated",
+            "--select",
+            "F,E",
+            "--output-format",
+            "sarif",
+            "long.py",
+        ],
+        cwd=directory,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr.decode()
+    path = directory / "ruff.sarif"
+    path.write_bytes(done.stdout)
+    return path
+
+
+def fingerprints(cwd: Path, sarif: Path) -> dict[str, str]:
+    done = riverbed(
+        "--json", "review", "--findings", "ruff.sarif", "--changed-files", "long.py", cwd=cwd
+    )
+    assert done.returncode == 0, done.stderr
+    return {f["ruleId"]: f["fingerprint"] for f in json.loads(done.stdout)["kept"]}
+
+
+def test_suppress_refuses_what_the_guard_would_skip(tmp_path: Path) -> None:
+    sarif = ruff_sarif(tmp_path)
+    fp = fingerprints(tmp_path, sarif)["E501"]
+    done = riverbed(
+        "suppress", fp, "--reason", "generated", "--findings", "ruff.sarif", cwd=tmp_path
+    )
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert "refused: the severity guard never lets a false_positive suppression hide" in line
+    assert "this major finding" in line
+    assert f"run `riverbed suppress {fp} --reason generated --type accepted_risk`" in line
+    assert "severity override" in line
+    assert not (tmp_path / ".river").exists()
+
+
+def test_suppress_counts_matches_and_overrides_make_it_work(tmp_path: Path) -> None:
+    sarif = ruff_sarif(tmp_path)
+    fp = fingerprints(tmp_path, sarif)["E501"]
+    done = riverbed(
+        "suppress",
+        fp,
+        "--reason",
+        "generated",
+        "--findings",
+        "ruff.sarif",
+        "--severity-override",
+        "ruff:E*=minor",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        "severity override ruff:E*=minor (from --severity-override): 3 findings set to minor "
+        "(were 3 major)" in done.stdout
+    )
+    assert (
+        "it matches 3 of the 4 current findings in ruff.sarif on lines 2, 3, 4 "
+        "(fingerprints ignore line numbers)" in done.stdout
+    )
+    # The same override from the config file the CLI and the action both read.
+    config = tmp_path / ".river" / "config.toml"
+    config.write_text('[severity-overrides]\n"ruff:E5*" = "minor"\n')
+    other = riverbed(
+        "--json", "suppress", fp, "--reason", "again", "--findings", "ruff.sarif", cwd=tmp_path
+    )
+    assert other.returncode == 0, other.stderr
+    matches = json.loads(other.stdout)["matches"]
+    assert (matches["matched"], matches["hidden"], matches["lines"]) == (3, 3, [2, 3, 4])
+    assert matches["severityOverrides"][0]["source"] == str(Path(".river") / "config.toml")
+
+
+def test_suppress_without_findings_says_how_to_check(tmp_path: Path) -> None:
+    done = riverbed("suppress", "0123456789abcdef", "--reason", "r", cwd=tmp_path)
+    assert done.returncode == 0
+    assert "fingerprints ignore line numbers" in done.stdout
+    assert "give --findings FILE to see how many current findings it matches" in done.stdout
+    assert "Linters such as ruff report every rule as error (major)" in done.stderr
+    assert "--type accepted_risk" in done.stderr
