@@ -36,8 +36,9 @@ def _outcome(case: ET.Element) -> tuple[str, tuple[str, ...]]:
 
 
 def _case_id(case: ET.Element) -> str:
-    name = case.get("name") or "(unnamed)"
-    classname = case.get("classname")
+    # jest-junit writes " top level" for a test outside any describe: trim such padding.
+    name = (case.get("name") or "").strip() or "(unnamed)"
+    classname = (case.get("classname") or "").strip()
     # jest-junit repeats the title in classname by default; keep one copy then.
     return f"{classname}::{name}" if classname and classname != name else name
 
@@ -64,6 +65,15 @@ def _suite_counts(suite: ET.Element, source: str, where: str) -> dict[str, Any]:
         tests = len(cases)
         failures, errors = outcomes.count("failure"), outcomes.count("error")
         skipped = outcomes.count("skipped")
+        declared = suite.get("tests", "").strip()
+        if declared.isdigit() and int(declared) > tests and suite.find("testsuite") is None:
+            # mocha-junit-reporter counts pending tests in `tests` without listing them: they
+            # ran no assertion, so they count as skipped (and a note says how many).
+            unlisted = int(declared) - tests
+            return {
+                **_named(suite, tests + unlisted, failures, errors, skipped + unlisted),
+                "unlisted": unlisted,
+            }
     else:
         tests = _int_attr(suite, "tests", source, where)
         failures = _int_attr(suite, "failures", source, where)
@@ -71,6 +81,12 @@ def _suite_counts(suite: ET.Element, source: str, where: str) -> dict[str, Any]:
         skipped = _int_attr(suite, "skipped", source, where) or _int_attr(
             suite, "disabled", source, where
         )
+    return _named(suite, tests, failures, errors, skipped)
+
+
+def _named(
+    suite: ET.Element, tests: int, failures: int, errors: int, skipped: int
+) -> dict[str, Any]:
     return {
         "name": suite.get("name") or "(unnamed)",
         "tests": tests,
@@ -102,6 +118,7 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
     # its own direct test cases, and a wrapper's attributes repeat its children's counts.
     suites = list(root.iter("testsuite"))
     per_suite = [_suite_counts(s, source, f"testsuite[{i}]") for i, s in enumerate(suites)]
+    unlisted = sum(s.pop("unlisted", 0) for s in per_suite)
     cases: list[EvalCase] = []
     for suite in suites:
         for case in suite.findall("testcase"):
@@ -125,6 +142,11 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
     counts = Counts(total=total, passed=passed, failed=failed, errors=errors, skipped=skipped)
     scores: dict[str, float] = {"failures": failed, "errors": errors}
     notes: list[str] = []
+    if unlisted:
+        notes.append(
+            f"{unlisted} test(s) counted by a suite's tests attribute but not listed "
+            "(pending?); counted as skipped"
+        )
     if total - skipped:
         scores = {"pass_rate": passed / (total - skipped), **scores}
     else:

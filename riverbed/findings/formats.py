@@ -127,5 +127,5 @@ def parse_findings(
     if fmt == "river":
         return fmt, parse_river(document, source=source)
     if fmt == "rdjsonl":
-        return fmt, parse_rdjsonl(document, source=source)
-    return fmt, parse_rdjson(document, source=source)
+        return fmt, parse_rdjsonl(document, source=source, root=root)
+    return fmt, parse_rdjson(document, source=source, root=root)

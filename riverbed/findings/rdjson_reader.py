@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from riverbed.findings.model import Finding
+from riverbed.findings.sarif_uris import is_absolute, local_root, strip_prefix
 from riverbed.globs import normalize_path
 from riverbed.jsoninput import Walker
 
@@ -26,8 +27,24 @@ def _source_name(w: Walker, parent: dict[str, Any], path: str) -> str | None:
     return w.opt_str(w.opt_obj(parent, "source", path), "name", f"{path}.source")
 
 
+def _relative(file: str, root: str | None) -> str:
+    """The diagnostic's path with `/` separators, relative to `root` when it lies inside."""
+    path = normalize_path(file)
+    if root and is_absolute(path):
+        inside = strip_prefix(path, local_root(root))
+        if inside is not None:
+            return inside
+    return path
+
+
 def diagnostic(
-    w: Walker, raw: Any, path: str, *, tool: str = "reviewdog", severity: str | None = None
+    w: Walker,
+    raw: Any,
+    path: str,
+    *,
+    tool: str = "reviewdog",
+    severity: str | None = None,
+    root: str | None = None,
 ) -> Finding:
     """One reviewdog Diagnostic; `tool`/`severity` are the enclosing document's defaults."""
     diag = w.obj(raw, path)
@@ -43,7 +60,7 @@ def diagnostic(
     own = _severity(w, diag.get("severity"), f"{path}.severity")
     return Finding(
         rule_id=w.opt_str(code, "value", f"{path}.code"),
-        file=normalize_path(file) if file else file,
+        file=_relative(file, root) if file else file,
         severity=own or severity or "minor",
         message=message,
         line=w.opt_line(start, "line", f"{path}.location.range.start"),
@@ -55,20 +72,22 @@ def diagnostic(
     )
 
 
-def parse_rdjson(document: Any, *, source: str) -> list[Finding]:
-    """A DiagnosticResult document: `{source, severity, diagnostics: [...]}`."""
+def parse_rdjson(document: Any, *, source: str, root: str | None = None) -> list[Finding]:
+    """A DiagnosticResult `{source, severity, diagnostics}`; paths under `root` made relative."""
     w = Walker(source, "reviewdog rdjson")
-    root = w.obj(document, "$")
-    tool = _source_name(w, root, "$") or "reviewdog"
-    default = _severity(w, root.get("severity"), "$.severity")
-    items = w.array(root.get("diagnostics"), "$.diagnostics", optional=True)
+    top = w.obj(document, "$")
+    tool = _source_name(w, top, "$") or "reviewdog"
+    default = _severity(w, top.get("severity"), "$.severity")
+    items = w.array(top.get("diagnostics"), "$.diagnostics", optional=True)
     return [
-        diagnostic(w, raw, f"$.diagnostics[{n}]", tool=tool, severity=default)
+        diagnostic(w, raw, f"$.diagnostics[{n}]", tool=tool, severity=default, root=root)
         for n, raw in enumerate(items)
     ]
 
 
-def parse_rdjsonl(lines: list[tuple[int, Any]], *, source: str) -> list[Finding]:
+def parse_rdjsonl(
+    lines: list[tuple[int, Any]], *, source: str, root: str | None = None
+) -> list[Finding]:
     """rdjsonl: one Diagnostic per line, given as (line number, parsed value)."""
     w = Walker(source, "reviewdog rdjsonl")
-    return [diagnostic(w, value, f"line {number} $") for number, value in lines]
+    return [diagnostic(w, value, f"line {number} $", root=root) for number, value in lines]

@@ -131,9 +131,12 @@ class Run:
                 return uri  # http: and friends: keep as given
             relative = decoded_uri(uri)
             base = self.bases.get(base_id) if base_id else None
-            if base is None:
+            if is_absolute(relative) or relative.startswith("//"):
+                local = relative  # a local path where a URI belongs (Biome writes these)
+            elif base is None:
                 return relative
-            local = base + relative
+            else:
+                local = base + relative
         local = normalize_path(local)
         for prefix in self.prefixes:
             inside = strip_prefix(local, prefix)
