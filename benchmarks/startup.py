@@ -94,7 +94,7 @@ def run_pip_floor(work: Path, env: dict[str, str]) -> float:
     subprocess.run(
         [python, "-m", "pip", "install", *quiet, "--require-hashes", "--no-deps",
          "--only-binary=:all:", "-r", str(ROOT / "action-requirements.txt")],
-        check=True, env=env,
+        check=True, env=env, capture_output=True,
     )  # fmt: skip
     subprocess.run(
         [python, "-m", "pip", "install", *quiet, "--no-deps", "--no-build-isolation",

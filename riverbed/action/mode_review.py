@@ -241,6 +241,7 @@ def run(context: ActionContext) -> int:
         for note in restored.notes:
             runner.info(note)
     runner.set_output("restored-from", restored.output)
+    runner.set_output("entries", len(restored.index["entries"]))  # the memory reviewed against
     current = get_pull(context.github(), pull.number)
     changed: list[ChangedFile] = list_pull_files(context.github(), pull.number)
     diff = build_diff_index((c.filename, c.patch) for c in changed)
