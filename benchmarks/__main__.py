@@ -62,6 +62,7 @@ def _steps(args: argparse.Namespace, runs: int, work: Path) -> dict[str, Callabl
             "apply": lambda: [review_cases.apply_at_scale(runs, 2_000 if args.quick else 10_000)],
             "review memory": lambda: [review_cases.review_memory(big, runs)],
             "status": lambda: [review_cases.status_view(big, runs)],
+            "hostile globs": lambda: review_cases.hostile_globs(runs),
             "cold start": lambda: cases.cold_start(small, runs),
             "persist": lambda: review_cases.persist_end_to_end(
                 mid if args.quick else index_file(10_000), work, runs

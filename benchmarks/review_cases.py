@@ -204,3 +204,29 @@ def persist_end_to_end(path: Path, work: Path, runs: int) -> list[Row]:
             note="download, extract, validate, expire, re-list, stage",
         ),
     ]
+
+
+def hostile_globs(runs: int) -> list[Row]:
+    """Issue 14's backtracking globs on long paths an outsider can name (was 0.7 s and > 10 s)."""
+    from riverbed.globs import glob_match
+
+    cases = [
+        # Each path fails only at its end: a backtracking matcher tries every split first.
+        ("**/*_*_*_*.py", "a" * 245 + "_b.py", "4 wildcards, 250-char path"),
+        ("**/*_*_*_*_*_*_*.py", "x/" + "a" * 4000 + "_.py", "8 wildcards, 4,000-char path"),
+    ]
+    rows = []
+    for pattern, path, label in cases:
+        sample = measure(lambda pattern=pattern, path=path: glob_match(pattern, path), runs=runs)
+        rows.append(
+            Row(
+                f"glob_match {pattern} ({label})",
+                len(path),
+                sample.median,
+                "-",
+                None,
+                "≤ 10 ms",
+                max_seconds=0.010,
+            )
+        )
+    return rows

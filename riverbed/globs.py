@@ -18,33 +18,143 @@ def normalize_path(path: str) -> str:
     return path
 
 
-@functools.lru_cache(maxsize=4096)
-def _compile(pattern: str) -> re.Pattern[str]:
-    out: list[str] = []
-    i = 0
-    n = len(pattern)
+# Pattern tokens. A gap is `*` ([^/]*), `**` (anything) or `**/` at a segment start (zero or
+# more whole directories); everything else is one character (`?` is any but `/`).
+_LIT, _ANY, _STAR, _DSTAR, _DIRS = range(5)
+_GAPS = (_STAR, _DSTAR, _DIRS)
+Token = tuple[int, str]
+
+
+def _tokens(pattern: str) -> list[Token]:
+    """The pattern as tokens, runs of gaps collapsed to what they mean (`***` is `**`)."""
+    out: list[Token] = []
+    i, n = 0, len(pattern)
     while i < n:
-        char = pattern[i]
         if pattern.startswith("**", i):
             at_start = i == 0 or pattern[i - 1] == "/"
-            followed_by_slash = pattern.startswith("/", i + 2)
-            if at_start and followed_by_slash:
-                # `**/` is zero or more whole directories.
-                out.append("(?:.*/)?")
-                i += 3
+            if at_start and pattern.startswith("/", i + 2):
+                token, i = (_DIRS, ""), i + 3
             else:
-                out.append(".*")
-                i += 2
-        elif char == "*":
-            out.append("[^/]*")
-            i += 1
-        elif char == "?":
-            out.append("[^/]")
-            i += 1
+                token, i = (_DSTAR, ""), i + 2
+        elif pattern[i] == "*":
+            token, i = (_STAR, ""), i + 1
+        elif pattern[i] == "?":
+            token, i = (_ANY, ""), i + 1
         else:
-            out.append(re.escape(char))
-            i += 1
-    return re.compile("".join(out), re.DOTALL)
+            token, i = (_LIT, pattern[i]), i + 1
+        last = out[-1][0] if out else None
+        if token[0] in _GAPS and last in _GAPS:
+            # `.*` absorbs any gap next to it; `*` after `*`, `**/` after `**/` add nothing.
+            if token[0] == _DSTAR or last == _DSTAR:
+                out[-1] = (_DSTAR, "")
+                continue
+            if token[0] == last:
+                continue
+        out.append(token)
+    return out
+
+
+def _regex(tokens: list[Token]) -> re.Pattern[str]:
+    parts = {_ANY: "[^/]", _STAR: "[^/]*", _DSTAR: ".*", _DIRS: "(?:.*/)?"}
+    return re.compile(
+        "".join(re.escape(text) if kind == _LIT else parts[kind] for kind, text in tokens),
+        re.DOTALL,
+    )
+
+
+class _Automaton:
+    """A glob as a bit-parallel NFA: one pass over the path, O(len(path) × len(pattern)).
+
+    Each token owns a bit (`**/` owns two: at a directory boundary, and inside a directory
+    name); a set of live states is an int. Backtracking regexes take exponential time in the
+    number of wildcards (`**/*_*_*_*.py` on a long path); this never backtracks.
+    """
+
+    def __init__(self, tokens: list[Token]) -> None:
+        bit = 0
+        lits: dict[str, int] = {}
+        any_other = loop_any = loop_other = boundary = inside = skip1 = skip2 = 0
+        for kind, text in tokens:
+            here = 1 << bit
+            if kind == _LIT:
+                lits[text] = lits.get(text, 0) | here
+            elif kind == _ANY:
+                any_other |= here
+            elif kind == _STAR:
+                loop_other |= here
+                skip1 |= here
+            elif kind == _DSTAR:
+                loop_any |= here
+                skip1 |= here
+            else:  # _DIRS: `here` is at a boundary (may leave), `here << 1` inside a name
+                boundary |= here
+                inside |= here << 1
+                skip2 |= here
+                bit += 1
+            bit += 1
+        self.accept = 1 << bit
+        self.lits = lits
+        # On `/`: boundary stays, inside returns to the boundary (shift right by one).
+        self.slash = (lits.get("/", 0), loop_any | boundary, inside)
+        # On any other character: `?` advances, boundary enters a name, names and `*` stay.
+        self.other = (any_other | boundary, loop_any | loop_other | inside)
+        self.skip1, self.skip2 = skip1, skip2
+        self.start = self._close(1)
+
+    def _close(self, states: int) -> int:
+        """Add the states reachable without reading a character (gaps match empty)."""
+        while True:
+            more = states | ((states & self.skip1) << 1) | ((states & self.skip2) << 2)
+            if more == states:
+                return states
+            states = more
+
+    def __call__(self, path: str) -> bool | None:
+        """True when the whole path matches, else None (the shape of `re.fullmatch`)."""
+        states = self.start
+        lits, close = self.lits, self._close
+        slash_lit, slash_loop, slash_back = self.slash
+        other_adv, other_loop = self.other
+        for char in path:
+            if char == "/":
+                moved = ((states & slash_lit) << 1) | (states & slash_loop)
+                moved |= (states & slash_back) >> 1
+            else:
+                moved = ((states & (lits.get(char, 0) | other_adv)) << 1) | (states & other_loop)
+            if not moved:
+                return None
+            states = close(moved)
+        return True if states & self.accept else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _matcher(pattern: str) -> Callable[[str], object]:
+    """A full-match function for a normalized glob; never worse than O(path × pattern)."""
+    tokens = _tokens(pattern)
+    if sum(1 for kind, _ in tokens if kind in _GAPS) <= 1:
+        # One gap backtracks at most once per path position: the regex is linear here, and
+        # it is the common case (`src/*.py`, `docs/**`) the C engine matches fastest.
+        return _regex(tokens).fullmatch
+    head = ""
+    for kind, text in tokens:
+        if kind != _LIT:
+            break
+        head += text
+    tail = ""
+    for kind, text in reversed(tokens):
+        if kind != _LIT:
+            break
+        tail = text + tail
+    automaton = _Automaton(tokens)
+    if not head and not tail:
+        return automaton
+
+    def match(path: str) -> bool | None:
+        if not (path.startswith(head) and path.endswith(tail)):
+            return None
+        return automaton(path)
+
+    return match
 
 
 def is_glob(pattern: str) -> bool:
@@ -57,7 +167,7 @@ def glob_match(pattern: str, path: str) -> bool:
     pattern, path = normalize_path(pattern), normalize_path(path)
     if pattern == path:
         return True
-    return is_glob(pattern) and _compile(pattern).fullmatch(path) is not None
+    return is_glob(pattern) and _matcher(pattern)(path) is not None
 
 
 def literal_prefix(pattern: str) -> str:
@@ -88,7 +198,7 @@ def _pattern_info(pattern: str) -> tuple[str, str, Callable[[str], object] | Non
     if not is_glob(pattern):
         return pattern, "", None, pattern
     cut = min(i for i in (pattern.find("*"), pattern.find("?")) if i != -1)
-    return pattern, literal_prefix(pattern), _compile(pattern).fullmatch, pattern[:cut]
+    return pattern, literal_prefix(pattern), _matcher(pattern), pattern[:cut]
 
 
 _Glob = tuple[int, str, Callable[[str], object], T, str]

@@ -6,6 +6,8 @@ import re
 import secrets
 from collections.abc import Container
 
+from riverbed.secrets import secret_kind
+
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -17,8 +19,12 @@ def slug(text: str, *, words: int = 3, max_len: int = 32) -> str:
 
 
 def new_entry_id(entry_type: str, title: str, taken: Container[str] = ()) -> str:
-    """`{type}-{slug of title}-{4 random chars}`, retried until it is not in `taken`."""
-    stem = "-".join(p for p in (entry_type.replace("_", "-"), slug(title)) if p)
+    """`{type}-{slug of title}-{4 random chars}`, retried until it is not in `taken`.
+
+    A title holding a credential gives no slug: the id is printed, also in the refusal.
+    """
+    words = "" if secret_kind(title) else slug(title)
+    stem = "-".join(p for p in (entry_type.replace("_", "-"), words) if p)
     while True:
         suffix = "".join(secrets.choice(_ALPHABET) for _ in range(4))
         candidate = f"{stem}-{suffix}"

@@ -35,7 +35,7 @@ SEVERITY_RANK: Final = {severity: rank for rank, severity in enumerate(SEVERITIE
 FEEDBACK_TYPES: Final = ("false_positive", "accepted_risk", "wont_fix", "not_relevant", "duplicate")
 SCOPES: Final = ("file", "subsystem", "global")
 #: Keys in `context` that record lifecycle changes rather than the entry's body.
-LIFECYCLE_CONTEXT_KEYS: Final = ("archivedReason",)
+LIFECYCLE_CONTEXT_KEYS: Final = ("archivedReason", "declined")
 
 
 def empty_index() -> Index:

@@ -40,6 +40,13 @@ _PATTERNS: tuple[tuple[str, str, str], ...] = (
         r"-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY( BLOCK)?-----",
     ),
     ("Slack token", r"xox", _ALONE + r"xox[abposr]-[A-Za-z0-9-]{10,}" + _END),
+    ("Slack app token", r"xapp-", _ALONE + r"xapp-[0-9]-[A-Za-z0-9-]{10,}" + _END),
+    (
+        "Slack webhook URL",
+        r"hooks\.slack\.com",
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{16,}",
+    ),
+    ("GitLab token", r"glpat-", _ALONE + r"glpat-[A-Za-z0-9_.-]{20,}" + _END),
     ("Google API key", r"AIza", _ALONE + r"AIza[0-9A-Za-z_\-]{35}" + _END),
     (
         "Stripe secret key",

@@ -10,7 +10,9 @@ from pathlib import Path
 from riverbed.comments import (
     ArchiveCommand,
     Command,
+    DeclineCommand,
     NoteCommand,
+    PromoteCommand,
     RevokeCommand,
     SupersedeCommand,
     SuppressCommand,
@@ -212,6 +214,31 @@ def _archive(path: Path, command: ArchiveCommand, now: datetime) -> _Done:
     return "archived", entry["id"], True
 
 
+def _promote(path: Path, command: PromoteCommand, provenance: Provenance, now: datetime) -> _Done:
+    from riverbed.learning.candidate_store import promote_candidate
+
+    done = promote_candidate(
+        path,
+        command.candidate_id,
+        author=provenance.author,
+        now=now,
+        source_pr=provenance.pull_number,
+        source_comment_id=provenance.comment_id,
+        links=(provenance.url,) if provenance.url else (),
+    )
+    created = done.created["id"] if done.created else done.candidate_id
+    return done.message, str(created), done.changed
+
+
+def _decline(path: Path, command: DeclineCommand, provenance: Provenance, now: datetime) -> _Done:
+    from riverbed.learning.candidate_store import decline_candidate
+
+    done = decline_candidate(
+        path, command.candidate_id, reason=command.reason, author=provenance.author, now=now
+    )
+    return done.message, done.candidate_id, done.changed
+
+
 def apply_command(
     path: Path,
     command: Command,
@@ -242,6 +269,12 @@ def apply_command(
             detail = ""
         elif isinstance(command, ArchiveCommand):
             change, entry_id, changed = _archive(path, command, now)
+            detail = command.reason
+        elif isinstance(command, PromoteCommand):
+            change, entry_id, changed = _promote(path, command, provenance, now)
+            detail = ""
+        elif isinstance(command, DeclineCommand):
+            change, entry_id, changed = _decline(path, command, provenance, now)
             detail = command.reason
         else:
             raise CommandParseError(f"{verb} does not change memory")

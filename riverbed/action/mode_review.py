@@ -233,7 +233,11 @@ def run(context: ActionContext) -> int:
     files = resolve_findings_files(inputs.findings, config.workspace)
     warnings: list[str] = []
     findings, formats = read_all_findings(
-        files, fmt=inputs.findings_format, workspace=config.workspace, warn=warnings
+        files,
+        fmt=inputs.findings_format,
+        workspace=config.workspace,
+        warn=warnings,
+        max_bytes=inputs.max_findings_bytes,
     )
     runner.info(f"read {len(findings)} findings from {len(files)} file(s)")
     with runner.group("restore memory (read-only)"):

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from riverbed.errors import ActionConfigError
+from riverbed.errors import ActionConfigError, UsageError
+from riverbed.findings.files import parse_byte_size
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
 from riverbed.model import PHASES, SEVERITIES
 
@@ -21,6 +22,7 @@ REVIEW_INPUT_DEFAULTS = {
     "post-review": "true",
     "max-inline-comments": "30",
     "fail-on": "none",
+    "max-findings-bytes": "256MiB",
 }
 MAX_INLINE_LIMIT = 1000
 MAX_FINDINGS_FILES = 100
@@ -36,6 +38,7 @@ class ReviewInputs:
     post_review: bool
     max_inline_comments: int
     fail_on: str
+    max_findings_bytes: int = 256 * 1024 * 1024
 
 
 def _bool(name: str, text: str) -> bool:
@@ -80,7 +83,15 @@ def parse_review_inputs(read: Callable[[str], str]) -> ReviewInputs:
         post_review=_bool("post-review", value("post-review")),
         max_inline_comments=int(cap),
         fail_on=_choice("fail-on", value("fail-on"), FAIL_ON),
+        max_findings_bytes=_size("max-findings-bytes", value("max-findings-bytes")),
     )
+
+
+def _size(name: str, text: str) -> int:
+    try:
+        return parse_byte_size(text, f"input {name}")
+    except UsageError as exc:
+        raise ActionConfigError(str(exc)) from None
 
 
 def resolve_findings_files(patterns: tuple[str, ...], workspace: Path) -> list[Path]:

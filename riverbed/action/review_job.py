@@ -9,6 +9,7 @@ from pathlib import Path
 
 from riverbed.evidence import check_all
 from riverbed.findings import Finding, read_findings_file
+from riverbed.findings.files import MAX_FINDINGS_BYTES
 from riverbed.globs import glob_match, normalize_path
 from riverbed.model import Entry, Index, context
 from riverbed.pr_review.assemble import build_report, resurface_notes
@@ -31,14 +32,19 @@ class ReviewComputation:
 
 
 def read_all_findings(
-    files: Sequence[Path], *, fmt: str, workspace: Path, warn: list[str]
+    files: Sequence[Path],
+    *,
+    fmt: str,
+    workspace: Path,
+    warn: list[str],
+    max_bytes: int = MAX_FINDINGS_BYTES,
 ) -> tuple[list[Finding], list[str]]:
     """Every finding of every file, in order, and the format each file was read as."""
     findings: list[Finding] = []
     formats: list[str] = []
     for path in files:
         read_as, found = read_findings_file(
-            path, format=fmt, root=workspace, on_warning=warn.append
+            path, format=fmt, root=workspace, on_warning=warn.append, max_bytes=max_bytes
         )
         formats.append(read_as)
         findings.extend(found)

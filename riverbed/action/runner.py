@@ -17,8 +17,10 @@ from riverbed.errors import ActionConfigError
 
 #: GitHub refuses a step summary over 1 MiB; stay well below and say when cut.
 MAX_SUMMARY_CHARS = 512 * 1024
-# A line the runner would read as a workflow command: `::name ...::`.
-_COMMAND_LINE = re.compile(r"^(\s*)::", re.MULTILINE)
+# A line the runner would read as a workflow command: `::name ...::` after leading whitespace,
+# where a line also ends at a lone `\r`; the legacy `##[name ...]` form counts anywhere.
+_COMMAND_LINE = re.compile(r"(?<![^\r\n])(\s*)::")
+_LEGACY_COMMAND = "##["
 
 
 def _core() -> Any:
@@ -29,7 +31,8 @@ def _core() -> Any:
 
 def neutralize(text: str) -> str:
     """Untrusted text made unable to issue workflow commands when printed to the log."""
-    return _COMMAND_LINE.sub(lambda m: m.group(1) + ":\u200b:", text)
+    text = _COMMAND_LINE.sub(lambda m: m.group(1) + ":\u200b:", text)
+    return text.replace(_LEGACY_COMMAND, "##\u200b[")
 
 
 def output_value(value: object) -> str:
@@ -87,7 +90,7 @@ class Runner:
     def group(self, title: str) -> Iterator[None]:
         """A foldable group in the log."""
         core = _core()
-        core.start_group(neutralize(title).replace("\n", " "))
+        core.start_group(neutralize(title).replace("\r", " ").replace("\n", " "))
         try:
             yield
         finally:

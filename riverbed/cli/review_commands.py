@@ -177,18 +177,21 @@ def _review_json(report: Any, source: str, fmt: str, out: str | None, failing: i
 def _cmd_review(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.store_commands import parse_now
     from riverbed.findings import read_findings_file, to_sarif, write_json_file
+    from riverbed.findings.files import parse_byte_size
     from riverbed.jsonformat import dumps_js
     from riverbed.review import review_findings
 
     root = args.workspace or "."
     if args.workspace and not Path(args.workspace).is_dir():
         raise UsageError(f"--workspace {args.workspace} is not a directory")
+    cap = parse_byte_size(args.max_findings_bytes, "--max-findings-bytes")
     fmt, findings = read_findings_file(
         args.findings,
         format=args.format,
         root=root,
         on_warning=context.warn,
         root_hint=None if args.workspace else "pass --workspace",
+        max_bytes=cap,
     )
     changed = _changed_files(args, root) or []
     index = _load_for_review(context)
@@ -431,6 +434,12 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("review", help="apply memory to findings (SARIF, River, rdjson)")
     p.add_argument("--findings", required=True, metavar="FILE", help="findings file")
     p.add_argument("--format", choices=FINDINGS_FORMATS, default="auto")
+    p.add_argument(
+        "--max-findings-bytes",
+        metavar="SIZE",
+        default="256MiB",
+        help="refuse a findings file larger than this (bytes, or with KiB/MiB/GiB; default 256MiB)",
+    )
     p.add_argument("--phase", choices=PHASES)
     _changed_options(p, required=True, with_base=True)
     p.add_argument("--workspace", metavar="DIR", help="checkout to verify evidence against")

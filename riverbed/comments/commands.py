@@ -92,6 +92,23 @@ class ArchiveCommand:
     verb: ClassVar[str] = "archive"
 
 
+@dataclass(frozen=True)
+class PromoteCommand:
+    """`promote <candidate-id>`: create what a promotion candidate suggests."""
+
+    candidate_id: str
+    verb: ClassVar[str] = "promote"
+
+
+@dataclass(frozen=True)
+class DeclineCommand:
+    """`decline <candidate-id> --reason "…"`: decline a promotion candidate."""
+
+    candidate_id: str
+    reason: str
+    verb: ClassVar[str] = "decline"
+
+
 Command: TypeAlias = (
     HelpCommand
     | ShowCommand
@@ -100,6 +117,8 @@ Command: TypeAlias = (
     | NoteCommand
     | SupersedeCommand
     | ArchiveCommand
+    | PromoteCommand
+    | DeclineCommand
 )
 
 _USAGE: Final = {
@@ -120,6 +139,8 @@ _USAGE: Final = {
     ),
     "supersede": "supersede <old-id> <new-id>",
     "archive": 'archive <id> --reason "…"',
+    "promote": "promote <candidate-id>",
+    "decline": 'decline <candidate-id> --reason "…"',
 }
 
 
@@ -170,4 +191,8 @@ def format_command(command: Command, prefix: str = DEFAULT_PREFIX) -> str:
         words += [shlex.quote(command.old_id), shlex.quote(command.new_id)]
     elif isinstance(command, ArchiveCommand):
         words += [shlex.quote(command.entry_id), *_options([("--reason", command.reason)])]
+    elif isinstance(command, PromoteCommand):
+        words.append(shlex.quote(command.candidate_id))
+    elif isinstance(command, DeclineCommand):
+        words += [shlex.quote(command.candidate_id), *_options([("--reason", command.reason)])]
     return f"{prefix} {' '.join(words)}"

@@ -14,8 +14,10 @@ from riverbed.comments.commands import (
     NOTE_KINDS,
     ArchiveCommand,
     Command,
+    DeclineCommand,
     HelpCommand,
     NoteCommand,
+    PromoteCommand,
     RevokeCommand,
     ShowCommand,
     SupersedeCommand,
@@ -27,6 +29,7 @@ from riverbed.comments.scan import check_prefix, command_spans, starts_with_pref
 from riverbed.errors import CommandParseError, InvalidExpiresAt
 from riverbed.expiry import parse_expires_at
 from riverbed.model import FEEDBACK_TYPES, PHASES, SCOPES
+from riverbed.secrets import secret_kind
 
 #: GitHub's own cap on a comment body; a longer body is refused whole, never cut.
 MAX_COMMENT_CHARS: Final = 65_536
@@ -37,7 +40,17 @@ MAX_GLOBS: Final = 20
 _FINGERPRINT: Final = re.compile(r"[0-9a-f]{16}")
 _ENTRY_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,199}")
 _CONTROL: Final = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_VERBS: Final = ("help", "show", "suppress", "revoke", *NOTE_KINDS, "supersede", "archive")
+_VERBS: Final = (
+    "help",
+    "show",
+    "suppress",
+    "revoke",
+    *NOTE_KINDS,
+    "supersede",
+    "archive",
+    "promote",
+    "decline",
+)
 
 
 @dataclass(frozen=True)
@@ -260,6 +273,20 @@ def _archive(tokens: list[str], body: str) -> Command:
     )
 
 
+def _promote(tokens: list[str], body: str) -> Command:
+    (target,) = _Args(tokens, (), ()).positionals(("candidate-id",))
+    return PromoteCommand(candidate_id=_entry_id("candidate id", target))
+
+
+def _decline(tokens: list[str], body: str) -> Command:
+    args = _Args(tokens, ("--reason",), ())
+    (target,) = args.positionals(("candidate-id",))
+    return DeclineCommand(
+        candidate_id=_entry_id("candidate id", target),
+        reason=_text("--reason", args.required("--reason", '"tests may use assert"')),
+    )
+
+
 def _no_args(command: Command) -> Callable[[list[str], str], Command]:
     def parse(tokens: list[str], body: str) -> Command:
         _Args(tokens, (), ()).positionals(())
@@ -276,7 +303,28 @@ _PARSERS: Final[dict[str, Callable[[list[str], str], Command]]] = {
     **{kind: _note(kind) for kind in NOTE_KINDS},
     "supersede": _supersede,
     "archive": _archive,
+    "promote": _promote,
+    "decline": _decline,
 }
+
+
+def _secret_refusal(line: str, body: str, prefix: str) -> tuple[str, str, str] | None:
+    """(shown source, problem, verb) when a command carries a credential, else None.
+
+    Checked before anything else, so no error message, reply or entry can repeat it.
+    """
+    kind = secret_kind(line) or secret_kind(body)
+    if kind is None:
+        return None
+    words = line[len(prefix) :].split(None, 1)
+    verb = words[0].lower() if words and words[0].lower() in _PARSERS else ""
+    shown = f"{prefix} {verb} …" if verb else f"{prefix} …"
+    where = "command line" if secret_kind(line) else "text below the command"
+    problem = (
+        f"the {where} contains what looks like a {kind}, so it was not run and is not "
+        "repeated here; delete or edit the comment and rotate the credential"
+    )
+    return shown, (f"{verb}: {problem}" if verb else problem), verb
 
 
 def _parse(line: str, body: str, prefix: str) -> Command:
@@ -313,6 +361,9 @@ def parse_command(line: str, body: str = "", *, prefix: str = DEFAULT_PREFIX) ->
     if not starts_with_prefix(line, prefix):
         problem = f"not a command: a command starts with {prefix}"
         raise CommandParseError(explain(problem, "", prefix))
+    refused = _secret_refusal(line, body, prefix)
+    if refused is not None:
+        raise CommandParseError(refused[1])
     try:
         return _parse(line, body, prefix)
     except _Fail as failure:
@@ -334,6 +385,11 @@ def parse_comment(
         )
     parsed = []
     for span in spans[:max_commands]:
+        refused = _secret_refusal(span.line, span.body, prefix)
+        if refused is not None:
+            shown, problem, verb = refused
+            parsed.append(ParsedLine(span.number, shown, error=problem, verb=verb))
+            continue
         source = span.line if len(span.line) <= 200 else span.line[:199] + "…"
         try:
             command = _parse(span.line, span.body, prefix)

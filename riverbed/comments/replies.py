@@ -10,11 +10,16 @@ from riverbed.comments.commands import DEFAULT_PREFIX, help_text
 from riverbed.comments.parser import ParsedComment
 from riverbed.comments.reply_marker import format_reply_marker
 from riverbed.expiry import effective_expiry
-from riverbed.markdown_safe import code, fenced, inline, table, user
+from riverbed.markdown_safe import fenced, inline, one_line, table, user
 from riverbed.model import Entry, entry_title, metadata
 
 #: GitHub's cap on a comment body.
 MAX_REPLY_CHARS: Final = 65_536
+# Inside `<code>` Markdown still runs: HTML, emphasis, links, code, tables, math, mentions.
+_CODE_ESCAPES: Final = {
+    **{char: "\\" + char for char in "\\`*_[]|~$"},
+    **{"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "@": "@&#8203;"},
+}
 #: Rows of `show`; the rest are counted, not listed.
 MAX_SHOW_ROWS: Final = 50
 
@@ -31,6 +36,17 @@ class Outcome:
     detail: str = ""
     #: True when the command wrote to memory (the index must then be staged for upload).
     changed: bool = False
+
+
+def code(text: str, max_chars: int = 120) -> str:
+    """Echoed text in code style with `<`, `>` (and Markdown) escaped, so it carries no HTML.
+
+    An HTML `<code>` element, not a Markdown code span: a span shows `&lt;` literally, and one
+    holding `<!-- riverbed:reply … -->` would put a forged marker in the bot's own reply.
+    """
+    flat = one_line(text, max_chars)
+    out = "".join(_CODE_ESCAPES.get(char, char) for char in flat)
+    return f"<code>{out}</code>" if out else "—"
 
 
 def _header(comment_id: int, text: str) -> str:

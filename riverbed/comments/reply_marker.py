@@ -15,14 +15,18 @@ def format_reply_marker(comment_id: int) -> str:
 
 
 def replied_comment_ids(body: str) -> set[int]:
-    """Comment ids a reply body says it answers (malformed markers are skipped)."""
-    ids = set()
-    for match in _MARKER.finditer(body):
-        try:
-            value = json.loads(match.group(1))
-        except ValueError:
-            continue
-        comment = value.get("comment") if isinstance(value, dict) else None
-        if isinstance(comment, int) and not isinstance(comment, bool):
-            ids.add(comment)
-    return ids
+    """The comment id a reply says it answers: only a marker that starts the body counts.
+
+    Anything later in a reply may echo someone else's text, so a marker there is not ours.
+    """
+    match = _MARKER.match(body)
+    if match is None:
+        return set()
+    try:
+        value = json.loads(match.group(1))
+    except ValueError:
+        return set()
+    comment = value.get("comment") if isinstance(value, dict) else None
+    if isinstance(comment, int) and not isinstance(comment, bool):
+        return {comment}
+    return set()

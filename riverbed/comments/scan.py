@@ -13,6 +13,11 @@ from riverbed.errors import UsageError
 _PREFIX: Final = re.compile(r"[/!@.$%&*+=?^:;,-][!-~]{1,31}")
 _FENCE_OPEN: Final = re.compile(r"(`{3,}|~{3,})(.*)")
 _MAX_INDENT: Final = 3
+# Raw HTML GitHub renders hidden (a comment; script, style and textarea are stripped) or not
+# as Markdown (pre): opened anywhere on a line, inline or as a block, until its own close.
+_RAW_OPEN: Final = re.compile(r"<!--|<(pre|script|style|textarea)(?=[\s>/]|$)", re.IGNORECASE)
+_SHORT_COMMENT: Final = ("<!-->", "<!--->")
+_CODE_SPAN: Final = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 
 
 @dataclass(frozen=True)
@@ -63,11 +68,41 @@ def _closes(rest: str | None, fence: str) -> bool:
     return tail.strip(" \t") == ""
 
 
+def _closer(region: str) -> re.Pattern[str]:
+    return re.compile("-->" if region == "--" else rf"</{region}\s*>", re.IGNORECASE)
+
+
+def raw_region_after(text: str, region: str | None = None) -> str | None:
+    """The raw HTML region still open at the end of `text` ("--" for a comment, else a tag).
+
+    `region` is the one open when the line starts. Code spans opened outside a region are
+    skipped (`<script>` in backticks is text).
+    """
+    position = 0
+    if region is None:
+        text = _CODE_SPAN.sub(lambda m: " " * len(m.group()), text)
+    while True:
+        if region is not None:
+            closed = _closer(region).search(text, position)
+            if closed is None:
+                return region
+            position, region = closed.end(), None
+        opened = _RAW_OPEN.search(text, position)
+        if opened is None:
+            return None
+        short = next((s for s in _SHORT_COMMENT if text.startswith(s, opened.start())), None)
+        if short is not None:
+            position = opened.start() + len(short)
+            continue
+        region = (opened.group(1) or "--").lower()
+        position = opened.end()
+
+
 def command_line_numbers(lines: list[str], prefix: str) -> list[int]:
     """0-based indexes of the lines that are commands (see docs/COMMENTS.md for the rules)."""
     found: list[int] = []
     fence: str | None = None  # the opening run of a fenced code block we are inside
-    in_html_comment = False
+    region: str | None = None  # the raw HTML region (comment, pre, script…) we are inside
     in_quote = False  # the previous line belonged to a blockquote (lazy continuation applies)
     for position, line in enumerate(lines):
         rest = _unindent(line)
@@ -75,26 +110,25 @@ def command_line_numbers(lines: list[str], prefix: str) -> list[int]:
             if _closes(rest, fence):
                 fence = None
             continue
-        if in_html_comment:
-            in_html_comment = "-->" not in line
+        if region is not None:
+            region = raw_region_after(line, region)
             continue
         if line.strip(" \t") == "":
             in_quote = False
             continue
         if rest is None:
             continue
+        region = raw_region_after(rest)
         if rest.startswith(">"):
             in_quote = True
             continue
         opened = _FENCE_OPEN.fullmatch(rest)
         if opened and not (opened.group(1)[0] == "`" and "`" in opened.group(2)):
-            fence = opened.group(1)
+            fence, region = opened.group(1), None
             in_quote = False
             continue
-        if rest.startswith("<!--"):
-            in_html_comment = "-->" not in rest[4:]
-            in_quote = False
-            continue
+        if _RAW_OPEN.match(rest):
+            in_quote = False  # such an HTML block interrupts the quote's paragraph
         if in_quote:
             continue  # CommonMark renders this paragraph line inside the quote above it
         if starts_with_prefix(rest, prefix):

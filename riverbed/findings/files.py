@@ -3,17 +3,39 @@
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from pathlib import Path
 
-from riverbed.errors import InputFormatError
+from riverbed.errors import InputFormatError, UsageError
 from riverbed.findings.formats import parse_findings
 from riverbed.findings.model import Finding
 from riverbed.findings.sarif_uris import absolute_root
 from riverbed.jsoninput import WarningSink
 
-#: Findings files larger than this are refused rather than parsed into memory.
-MAX_FINDINGS_BYTES = 200 * 1024 * 1024
+#: Findings files larger than this are refused rather than parsed into memory (the CLI's
+#: `--max-findings-bytes` and the action's `max-findings-bytes` change it).
+MAX_FINDINGS_BYTES = 256 * 1024 * 1024
+_SIZE = re.compile(r"([0-9]{1,15})\s*(|B|KiB|MiB|GiB|K|M|G)", re.IGNORECASE)
+_UNITS = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1024**2, "mib": 1024**2}
+_UNITS |= {"g": 1024**3, "gib": 1024**3}
+
+
+def parse_byte_size(text: str, what: str) -> int:
+    """A size such as `268435456`, `256MiB` or `1G` (binary units) in bytes; at least 1."""
+    match = _SIZE.fullmatch(text.strip())
+    size = int(match.group(1)) * _UNITS[match.group(2).lower()] if match else 0
+    if size < 1:
+        raise UsageError(
+            f"{what}: {text!r} is not a size in bytes (a whole number, optionally with KiB, "
+            "MiB or GiB, such as 256MiB)"
+        )
+    return size
+
+
+def _size_words(size: int) -> str:
+    mib = size / 1024**2
+    return f"{size:,} bytes" + (f" ({mib:,.0f} MiB)" if mib >= 1 else "")
 
 
 def _default_sink(message: str) -> None:
@@ -29,16 +51,22 @@ def read_findings_file(
     root: str | os.PathLike[str] | None = None,
     on_warning: WarningSink | None = None,
     root_hint: str | None = None,
+    max_bytes: int = MAX_FINDINGS_BYTES,
 ) -> tuple[str, list[Finding]]:
-    """(format read, findings) of a findings file; InputFormatError names file and JSON path."""
+    """(format read, findings) of a findings file; InputFormatError names file and JSON path.
+
+    At most `max_bytes` are read (counted while reading: a file may grow, a FIFO has no size).
+    """
     source = str(path)
     try:
-        size = Path(path).stat().st_size
-        if size > MAX_FINDINGS_BYTES:
+        with Path(path).open("rb") as handle:
+            data = handle.read(max_bytes + 1)
+        if len(data) > max_bytes:
             raise InputFormatError(
-                f"{source}: {size} bytes is more than the {MAX_FINDINGS_BYTES}-byte limit"
+                f"{source}: the findings file is larger than the cap of {_size_words(max_bytes)}; "
+                "refused without parsing it (raise the cap with --max-findings-bytes or the "
+                "action's max-findings-bytes input if the file is genuine)"
             )
-        data = Path(path).read_bytes()
     except FileNotFoundError:
         raise InputFormatError(f"{source}: no such findings file") from None
     except OSError as exc:
@@ -62,9 +90,12 @@ def read_findings(
     format: str = "auto",
     root: str | os.PathLike[str] | None = None,
     on_warning: WarningSink | None = None,
+    max_bytes: int = MAX_FINDINGS_BYTES,
 ) -> list[Finding]:
     """The findings of a SARIF, River Reviewer or rdjson/rdjsonl file (`format="auto"` detects)."""
-    return read_findings_file(path, format=format, root=root, on_warning=on_warning)[1]
+    return read_findings_file(
+        path, format=format, root=root, on_warning=on_warning, max_bytes=max_bytes
+    )[1]
 
 
 def write_json_file(path: str | os.PathLike[str], data: bytes) -> None:

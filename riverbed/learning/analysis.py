@@ -123,6 +123,8 @@ def repeated_suppressions(
     by_fp: dict[str, _Group] = {}
     by_rule: dict[str, _Group] = {}
     for entry in active:
+        if context(entry).get("promotedFrom"):
+            continue  # the loop's own output is no independent recurrence
         fingerprint = context(entry).get("fingerprint")
         if isinstance(fingerprint, str) and fingerprint:
             by_fp.setdefault(fingerprint, _Group()).members.append(entry)

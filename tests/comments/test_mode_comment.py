@@ -192,7 +192,7 @@ def test_show_lists_memory_for_this_phase_and_files(harness: Harness) -> None:
     result = harness.run(harness.pr_comment("/riverbed show", user="reader"), phase="midstream")
     assert result.staged is None and result.outputs["upload"] == "false"
     (reply,) = harness.replies()
-    assert "`here`" in reply and "`everywhere`" in reply
+    assert "<code>here</code>" in reply and "<code>everywhere</code>" in reply
     for absent in ("elsewhere", "upstream-only", "`gone`", "no-phase-decision"):
         assert absent not in reply
     assert "phase midstream, 1 changed file" in reply and "2 entries" in reply
@@ -295,7 +295,7 @@ def test_show_after_changes_lists_them(harness: Harness) -> None:
     (suppression,) = by_type(result.staged, "suppression")
     (reply,) = harness.replies()
     assert reply.count("<!-- riverbed:reply") == 1
-    assert f"`{suppression['id']}`" in reply.split("\n\n---\n\n")[1]  # listed by show
+    assert f"<code>{suppression['id']}</code>" in reply.split("\n\n---\n\n")[1]  # listed by show
     assert "memory from this comment's changes" in reply
 
 

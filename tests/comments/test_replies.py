@@ -54,7 +54,8 @@ def test_results_table() -> None:
     assert body.startswith(format_reply_marker(42))
     assert replied_comment_ids(body) == {42}
     assert "1 of 2 commands done, 1 failed for @&#8203;alice" in body
-    assert "| 1 | `suppress` | ✅ added suppression | `suppression-x-k3x9` |" in body
+    row = "| 1 | <code>suppress</code> | ✅ added suppression | <code>suppression-x-k3x9</code> |"
+    assert row in body
     assert "❌ no entry with id 'nope'" in body
     assert "1 more command line refused" in body
     assert no_live_mentions(body) and "</details>" not in body and "<img" not in body
@@ -74,7 +75,7 @@ def test_refusal_names_who_may_change_memory() -> None:
     body = render_refusal(9, "mallory", required="write", actual="read")
     assert "only people with **write, maintain or admin** permission" in body
     assert "your permission here is read" in body and "nothing was changed" in body
-    assert "`/riverbed help`" in body and no_live_mentions(body)
+    assert "<code>/riverbed help</code>" in body and no_live_mentions(body)
 
 
 def test_show_lists_and_caps() -> None:
@@ -91,7 +92,7 @@ def test_show_lists_and_caps() -> None:
     ]
     body = render_show(1, entries, phase="midstream", changed_files=3, restored_from="artifact 5")
     assert "phase midstream, 3 changed files" in body and "60 entries" in body
-    assert "| `e0` | pattern | @&#8203;x title 0 | midstream | 2027\\-01\\-01 |" in body
+    assert "| <code>e0</code> | pattern | @&#8203;x title 0 | midstream | 2027\\-01\\-01 |" in body
     assert "10 more not listed (limit 50)" in body
     assert "no entries" not in render_show(
         1, [], phase=None, changed_files=1, restored_from="empty"
@@ -109,7 +110,9 @@ def test_help_reply_and_size_cap() -> None:
 def test_reply_marker_ignores_garbage() -> None:
     assert replied_comment_ids('<!-- riverbed:reply {"comment": true} -->') == set()
     assert replied_comment_ids("<!-- riverbed:reply {nope} -->") == set()
-    assert replied_comment_ids(format_reply_marker(5) + format_reply_marker(6)) == {5, 6}
+    # Only the marker that starts the body counts: later text may echo someone else's.
+    assert replied_comment_ids(format_reply_marker(5) + format_reply_marker(6)) == {5}
+    assert replied_comment_ids("text\n" + format_reply_marker(6)) == set()
 
 
 def test_results_without_outcomes_only_count_the_refused() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import reliability_support as support
+from comment_bench import Bench, comment_bench
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -44,3 +46,10 @@ def index_path(tmp_path: Path) -> Path:
     directory = tmp_path / "memory"
     directory.mkdir()
     return directory / "index.json"
+
+
+@pytest.fixture
+def bench(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Bench]:
+    """Comment mode against a fake GitHub with PR #7 and memory holding `p1`."""
+    with comment_bench(tmp_path, monkeypatch) as running:
+        yield running
