@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from riverbed.findings.model import Finding, max_severity
@@ -104,13 +105,14 @@ def _severity(
     result: dict[str, Any],
     path: str,
     *,
+    kind: str,
     rule_id: str | None,
     rule: dict[str, Any],
     component: Component,
 ) -> str:
     level = result.get("level")
     where = f"{path}.level"
-    if level is None and result.get("kind", "fail") != "fail":
+    if level is None and kind != "fail":
         level = "none"  # §3.27.10: severity does not apply to a result that is not a failure
     if level is None:
         level = component.default_level(rule_id, rule)
@@ -125,20 +127,41 @@ def _severity(
 
 
 def _tool_suppressions(w: Walker, result: dict[str, Any], path: str) -> tuple[dict[str, Any], ...]:
-    """result.suppressions (§3.27.23), each checked for the kind and status §3.35 allows."""
+    """result.suppressions (§3.27.23): objects whose `status`, when given, §3.35.3 allows."""
+    # An unknown status is refused: nothing tells whether the tool suppressed the result. A
+    # missing or unknown `kind` is read (the status decides) and counted in a warning.
     raw = w.array(result.get("suppressions"), f"{path}.suppressions", optional=True)
     out: list[dict[str, Any]] = []
     for n, item in enumerate(raw):
         where = f"{path}.suppressions[{n}]"
         suppression = w.obj(item, where)
-        w.enum(suppression.get("kind"), _SUPPRESSION_KINDS, f"{where}.kind")
         if suppression.get("status") is not None:
             w.enum(suppression["status"], _SUPPRESSION_STATUSES, f"{where}.status")
         out.append(suppression)
     return tuple(out)
 
 
-def _result(w: Walker, run: Run, result: dict[str, Any], path: str) -> Finding:
+@dataclass
+class _Tally:
+    """What one log held besides findings, for its warnings (nothing silent)."""
+
+    skipped: int = 0
+    absent: int = 0
+    odd_kinds: dict[str, int] = field(default_factory=dict)
+    unresolved: int = 0
+    kindless: int = 0
+
+    def count(self, finding: Finding, result: dict[str, Any]) -> None:
+        """Note a finding's unresolved message and its suppressions without a valid kind."""
+        message = result.get("message")
+        if finding.message is None and isinstance(message, dict) and "id" in message:
+            self.unresolved += 1
+        self.kindless += sum(
+            1 for s in finding.tool_suppressions if s.get("kind") not in _SUPPRESSION_KINDS
+        )
+
+
+def _result(w: Walker, run: Run, result: dict[str, Any], path: str, kind: str) -> Finding:
     rule_id, rule, component = run.rule_for(result, path)
     file = line = end_line = None
     evidence: tuple[str, ...] = ()
@@ -170,7 +193,9 @@ def _result(w: Walker, run: Run, result: dict[str, Any], path: str) -> Finding:
     return Finding(
         rule_id=rule_id,
         file=file,
-        severity=_severity(w, result, path, rule_id=rule_id, rule=rule, component=component),
+        severity=_severity(
+            w, result, path, kind=kind, rule_id=rule_id, rule=rule, component=component
+        ),
         message=_message(result, rule, component),
         title=_title(rule),
         line=line,
@@ -186,13 +211,7 @@ def _result(w: Walker, run: Run, result: dict[str, Any], path: str) -> Finding:
 
 
 def _notes(
-    source: str,
-    findings: list[Finding],
-    skipped: int,
-    absent: int,
-    *,
-    root: str | None,
-    hint: str,
+    source: str, findings: list[Finding], tally: _Tally, *, root: str | None, hint: str
 ) -> list[str]:
     """The warnings of one log: absolute paths, and every result that is not a finding."""
     notes: list[str] = []
@@ -203,15 +222,31 @@ def _notes(
             f"{source}: {outside} findings name absolute paths outside {where}; path globs "
             "and fingerprints see them as absolute" + (f" ({hint})" if hint else "")
         )
-    if skipped:
+    if tally.skipped:
         notes.append(
-            f"{source}: skipped {skipped} SARIF results of kind pass/notApplicable "
+            f"{source}: skipped {tally.skipped} SARIF results of kind pass/notApplicable "
             "(they report no problem)"
         )
-    if absent:
+    if tally.absent:
         notes.append(
-            f"{source}: {absent} SARIF results have baselineState absent (found in the "
+            f"{source}: {tally.absent} SARIF results have baselineState absent (found in the "
             "baseline run, not in this one); they are counted as absent, not as findings"
+        )
+    for kind, number in sorted(tally.odd_kinds.items()):
+        notes.append(
+            f"{source}: {number} SARIF results have kind {kind!r}, which SARIF 2.1.0 does not "
+            "define; read as kind fail"
+        )
+    if tally.unresolved:
+        notes.append(
+            f"{source}: {tally.unresolved} SARIF results have a message.id found neither in "
+            "their rule's messageStrings nor in their tool component's globalMessageStrings; "
+            "their message is empty"
+        )
+    if tally.kindless:
+        notes.append(
+            f"{source}: {tally.kindless} SARIF suppressions have no valid kind (inSource or "
+            "external); their status is used and --out writes them with kind external"
         )
     return notes
 
@@ -235,7 +270,7 @@ def parse_sarif(
     if version is not None and version != "2.1.0":
         w.fail("$.version", f"SARIF version {version!r} is not supported (only 2.1.0)")
     findings: list[Finding] = []
-    skipped = absent = 0
+    tally = _Tally()
     for run_no, raw_run in enumerate(w.array(log.get("runs"), "$.runs")):
         run_path = f"$.runs[{run_no}]"
         run = Run(w, w.obj(raw_run, run_path), run_path, root)
@@ -244,16 +279,22 @@ def parse_sarif(
             path = f"{run_path}.results[{result_no}]"
             result = w.obj(raw, path)
             kind = result.get("kind")
-            if kind is not None:
-                w.enum(kind, _KINDS, f"{path}.kind")
+            if kind is None:
+                kind = "fail"
+            elif kind not in _KINDS:
+                label = str(kind)
+                tally.odd_kinds[label] = tally.odd_kinds.get(label, 0) + 1
+                kind = "fail"
             if kind in _NOT_PROBLEMS:
-                skipped += 1
+                tally.skipped += 1
             elif result.get("baselineState") == "absent":
-                absent += 1  # §3.27.24: detected in the baseline run, not in this one
+                tally.absent += 1  # §3.27.24: detected in the baseline run, not in this one
             else:
-                findings.append(_result(w, run, result, path))
+                finding = _result(w, run, result, path, kind)
+                tally.count(finding, result)
+                findings.append(finding)
     if warn:
         hint = root_hint if root_hint is not None else ("" if root else "pass --workspace")
-        for note in _notes(source, findings, skipped, absent, root=root, hint=hint):
+        for note in _notes(source, findings, tally, root=root, hint=hint):
             warn(note)
     return findings

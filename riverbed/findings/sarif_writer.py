@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from riverbed.findings.model import Finding
@@ -61,6 +61,14 @@ def _location(finding: Finding) -> list[dict[str, Any]]:
     return [{"physicalLocation": physical}]
 
 
+def _producer_suppression(suppression: Mapping[str, Any]) -> dict[str, Any]:
+    """The tool's own suppression object as it came; a missing or unknown kind → `external`."""
+    copy = dict(suppression)
+    if copy.get("kind") not in ("inSource", "external"):
+        copy["kind"] = "external"
+    return copy
+
+
 def _suppression(decision: SuppressionDecision) -> dict[str, Any]:
     properties: dict[str, Any] = {"suppressionId": decision.suppression_id}
     if decision.feedback_type:
@@ -93,7 +101,7 @@ def _result(
     if finding.evidence:
         properties["evidence"] = list(finding.evidence)
     result["properties"] = properties
-    suppressions = [dict(s) for s in finding.tool_suppressions]
+    suppressions = [_producer_suppression(s) for s in finding.tool_suppressions]
     if decision is not None:
         suppressions.append(_suppression(decision))
     if suppressions:

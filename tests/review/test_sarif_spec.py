@@ -56,7 +56,6 @@ def test_tool_suppression_status(suppressions: Any, by_tool: bool) -> None:
 @pytest.mark.parametrize(
     ("suppression", "where"),
     [
-        ({"status": "accepted"}, "$.runs[0].results[0].suppressions[0].kind"),
         ({"kind": "inSource", "status": "maybe"}, "$.runs[0].results[0].suppressions[0].status"),
         ("nosec", "$.runs[0].results[0].suppressions[0]"),
     ],
@@ -65,6 +64,18 @@ def test_malformed_tool_suppression_names_its_place(suppression: Any, where: str
     with pytest.raises(InputFormatError) as caught:
         read(log([result(suppressions=[suppression])]))
     assert str(caught.value).startswith(f"in.sarif: not a valid SARIF 2.1.0: {where}: ")
+
+
+def test_a_suppression_without_kind_is_read_and_written_with_one() -> None:
+    notes: list[str] = []
+    found = read(log([result(suppressions=[{"status": "accepted"}, {"kind": "odd"}])]), notes=notes)
+    assert found[0].suppressed_by_tool
+    assert notes == [
+        "in.sarif: 2 SARIF suppressions have no valid kind (inSource or external); their "
+        "status is used and --out writes them with kind external"
+    ]
+    written = to_sarif(found)["runs"][0]["results"][0]["suppressions"]
+    assert written == [{"status": "accepted", "kind": "external"}, {"kind": "external"}]
 
 
 def test_out_keeps_the_producer_suppressions_next_to_riverbeds() -> None:
@@ -272,9 +283,27 @@ def test_pass_and_not_applicable_are_counted_not_findings() -> None:
     ]
 
 
-def test_unknown_kind_is_refused() -> None:
-    with pytest.raises(InputFormatError, match=r"results\[0\]\.kind: expected one of"):
-        read(log([result(kind="failure")]))
+def test_unknown_kind_is_read_as_fail_and_reported() -> None:
+    notes: list[str] = []
+    rules = {
+        "driver": {"name": "t", "rules": [{"id": "R", "defaultConfiguration": {"level": "error"}}]}
+    }
+    (found,) = read(log([result(kind="failure")], tool=rules), notes=notes)
+    assert found.severity == "major"
+    assert notes == [
+        "in.sarif: 1 SARIF results have kind 'failure', which SARIF 2.1.0 does not define; "
+        "read as kind fail"
+    ]
+
+
+def test_an_unresolved_message_id_is_reported() -> None:
+    notes: list[str] = []
+    (found,) = read(log([{"ruleId": "R", "message": {"id": "nowhere"}}]), notes=notes)
+    assert found.message is None
+    assert notes == [
+        "in.sarif: 1 SARIF results have a message.id found neither in their rule's "
+        "messageStrings nor in their tool component's globalMessageStrings; their message is empty"
+    ]
 
 
 def test_hierarchical_rule_ids_take_the_parents_defaults() -> None:
@@ -346,6 +375,7 @@ def test_message_ids_fall_back_to_global_message_strings() -> None:
     assert ext.message == "**ext** c"
     assert missing.message is None
     assert direct.message == "direct d"
+    assert ext.title is None
     assert shared.fingerprint != missing.fingerprint
 
 
