@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from riverbed.atomic_write import write_bytes_atomic
 from riverbed.errors import InputFormatError
 from riverbed.jsonformat import dumps_js, loads
-from riverbed.storage import write_bytes_atomic
 
 
 def read_json_config(path: Path) -> Any:

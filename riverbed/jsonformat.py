@@ -19,6 +19,9 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # when its exponent is -5, -6 or +16…+20 (JavaScript spells those out), so only lines holding
 # one of these markers need a second look; finding them is a fast substring search.
 _MARKERS = (b".0\n", b".0,\n", b"e-5", b"e-6", b"e+1", b"e+2")
+# The same markers as three patterns with literal prefixes, which the regex engine finds
+# faster than six substring searches.
+_MARKER_PATTERNS = tuple(map(re.compile, (rb"\.0,?\n", rb"e-[56]", rb"e\+[12]")))
 #: How deeply objects and arrays may nest in an index or an entry (the index object is level
 #: 1, an entry level 3). orjson reads 1024 levels but writes only 254, and Python's json and
 #: recursive walks fail near 1000, so anything deeper than this is refused when read.
@@ -73,7 +76,14 @@ def dumps_js(value: Any) -> bytes:
     return _fix_numbers(raw) + b"\n"
 
 
+def has_number_markers(raw: bytes) -> bool:
+    """Whether orjson's indented output may spell a number unlike JavaScript (see _MARKERS)."""
+    return any(pattern.search(raw) for pattern in _MARKER_PATTERNS)
+
+
 def _fix_numbers(raw: bytes) -> bytes:
+    if not has_number_markers(raw):
+        return raw
     line_starts: set[int] = set()
     for marker in _MARKERS:
         position = raw.find(marker)

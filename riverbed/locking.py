@@ -64,20 +64,56 @@ def open_lock_file(path: os.PathLike[str] | str) -> int:
     return os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
 
 
+#: The first line holds the holder's pid padded to a fixed width, so taking and releasing
+#: the lock overwrite it in place (no truncation); notes follow it.
+_PID_WIDTH = 11
+
+
+def _content(fd: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, 65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _pid_line(pid: int | None) -> bytes:
+    return ("" if pid is None else str(pid)).ljust(_PID_WIDTH - 1).encode("ascii") + b"\n"
+
+
+def _write_pid(fd: int, pid: int | None) -> None:
+    os.lseek(fd, 0, os.SEEK_SET)
+    os.write(fd, _pid_line(pid))
+
+
 def holder_pid(fd: int) -> int | None:
-    """The pid the current holder wrote into the lock file, when there is one."""
+    """The pid the current holder wrote on the lock file's first line, when there is one."""
     try:
         os.lseek(fd, 0, os.SEEK_SET)
-        text = os.read(fd, 32).decode("ascii", "replace").strip()
+        text = os.read(fd, 32).decode("ascii", "replace").partition("\n")[0].strip()
     except OSError:
         return None
     return int(text) if text.isdigit() else None
 
 
+def notes(fd: int) -> list[str]:
+    """The lines the holder keeps in the lock file after the pid line (see `set_notes`)."""
+    text = _content(fd).decode("ascii", "replace")
+    return [line for line in text.split("\n")[1:] if line.strip()]
+
+
+def set_notes(fd: int, lines: list[str]) -> None:
+    """Replace the notes; only the holder calls this (its pid line stays first)."""
+    os.ftruncate(fd, 0)
+    os.lseek(fd, 0, os.SEEK_SET)
+    os.write(fd, _pid_line(os.getpid()) + "".join(f"{line}\n" for line in lines).encode("ascii"))
+
+
 def acquire(fd: int, timeout: float) -> bool:
     """Take the exclusive lock on `fd`, waiting at most `timeout` seconds; False on timeout.
 
-    On success the holder's pid is written into the file, for a waiter's error message.
+    On success the holder's pid is written on the file's first line, for a waiter's error
+    message; the notes below it are kept.
     """
     deadline = time.monotonic() + timeout
     pause = _FIRST_PAUSE
@@ -89,15 +125,18 @@ def acquire(fd: int, timeout: float) -> bool:
             return False
         time.sleep(min(pause, left))
         pause = min(pause * 2, _LONGEST_PAUSE)
-    os.ftruncate(fd, 0)
-    os.lseek(fd, 0, os.SEEK_SET)
-    os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+    first = _content(fd)[:_PID_WIDTH]
+    if len(first) == _PID_WIDTH and first.endswith(b"\n"):
+        _write_pid(fd, os.getpid())
+    else:
+        # A lock file from before the fixed-width line: rewrite it whole.
+        set_notes(fd, [])
     return True
 
 
 def release(fd: int) -> None:
-    """Clear the pid and release the lock (the caller closes `fd`)."""
+    """Blank the pid line (keeping the notes) and release the lock (the caller closes `fd`)."""
     try:
-        os.ftruncate(fd, 0)
+        _write_pid(fd, None)
     finally:
         _unlock(fd)

@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import gc
+import hashlib
 import os
-import tempfile
-import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from riverbed import locking
-from riverbed.errors import CorruptIndexError, LockTimeoutError, StoreWriteError, UsageError
+from riverbed.atomic_write import temp_prefix, write_bytes_atomic, write_failure
+from riverbed.errors import (
+    CorruptIndexError,
+    LockTimeoutError,
+    RiverbedError,
+    StoreWriteError,
+    UsageError,
+)
 from riverbed.jsonformat import (
     MAX_DEPTH,
     dumps_js,
+    has_number_markers,
     indented_too_deep,
     loads,
     repeated_key,
@@ -27,16 +34,12 @@ from riverbed.jsonformat import (
 from riverbed.model import Index, empty_index
 from riverbed.schema import structural_problems
 from riverbed.secrets import secret_kind
-from riverbed.write_checks import check_written
+from riverbed.write_checks import check_entry_written, check_written
 
 WarningSink = Callable[[str], None]
 #: How long a writer waits for another process's lock before giving up (seconds).
 DEFAULT_LOCK_TIMEOUT = 30.0
 LOCK_TIMEOUT_VARIABLE = "RIVERBED_LOCK_TIMEOUT"
-# Windows refuses to replace a file another process has open (sharing violation, access
-# denied) until that reader closes it, which takes milliseconds: retry for about 2 s.
-_REPLACE_ATTEMPTS = 12
-_SHARING_ERRORS = (5, 32, 33)
 
 
 def lock_path(path: Path) -> Path:
@@ -44,13 +47,9 @@ def lock_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.lock")
 
 
-def _temp_prefix(path: Path) -> str:
-    return f".{path.name}."
-
-
 def ignored_names(path: Path) -> tuple[str, ...]:
     """The patterns of the files beside `path` that must never be committed."""
-    return (lock_path(path).name, f"{_temp_prefix(path)}*.tmp")
+    return (lock_path(path).name, f"{temp_prefix(path)}*.tmp")
 
 
 def ensure_gitignore(path: Path) -> bool:
@@ -79,6 +78,10 @@ def ensure_gitignore(path: Path) -> bool:
 
 def parse_index_bytes(data: bytes, source: str) -> Index:
     """Parse and structurally validate index bytes; CorruptIndexError names the first problem."""
+    return _parse(data, source)[0]
+
+
+def _loads(data: bytes, source: str) -> Any:
     # Parsed JSON holds no reference cycles, so the cyclic collector has nothing to find in
     # the hundreds of thousands of objects a large index allocates. Pausing it while they
     # are created, then moving them straight to the oldest generation (freeze + unfreeze
@@ -96,7 +99,13 @@ def parse_index_bytes(data: bytes, source: str) -> Index:
         gc.unfreeze()
         if collecting:
             gc.enable()
-    _check_nesting_and_keys(data, document, source)
+    return document
+
+
+def _parse(data: bytes, source: str) -> tuple[Index, bool]:
+    """The index, and whether `data` is exactly what `dumps_js` writes for it."""
+    document = _loads(data, source)
+    canonical = _check_nesting_and_keys(data, document, source)
     problems = structural_problems(document, limit=1)
     if problems:
         raise CorruptIndexError(source, problems[0])
@@ -110,10 +119,10 @@ def parse_index_bytes(data: bytes, source: str) -> Index:
                 )
             seen.add(entry_id)
     index: Index = document
-    return index
+    return index, canonical
 
 
-def _check_nesting_and_keys(data: bytes, document: Any, source: str) -> None:
+def _check_nesting_and_keys(data: bytes, document: Any, source: str) -> bool:
     # One C-speed re-serialization answers both questions: its indentation is the nesting
     # depth, and it is the reference the duplicate-key check compares against.
     try:
@@ -133,6 +142,9 @@ def _check_nesting_and_keys(data: bytes, document: Any, source: str) -> None:
             f"{_where(holder)} repeats the key {_shown(key)} (JSON readers disagree on which "
             "value counts: keep one)",
         )
+    # orjson and JavaScript spell numbers alike except where the markers show.
+    orjson_form = len(data) == len(pretty) + 1 and data.startswith(pretty)
+    return orjson_form and not has_number_markers(pretty)
 
 
 def _shown(key: str) -> str:
@@ -150,15 +162,8 @@ def _where(holder: dict[str, Any]) -> str:
 
 def read_index(path: Path) -> Index:
     """Read an index file; a missing file is an empty index (nothing is written)."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return empty_index()
-    except IsADirectoryError:
-        raise CorruptIndexError(str(path), "is a directory, not an index file") from None
-    except OSError as exc:
-        raise CorruptIndexError(str(path), f"cannot be read: {exc.strerror}") from None
-    return parse_index_bytes(data, str(path))
+    data = _read_bytes(path)
+    return empty_index() if data is None else parse_index_bytes(data, str(path))
 
 
 def lock_timeout() -> float:
@@ -177,8 +182,56 @@ def lock_timeout() -> float:
     return value
 
 
+#: Notes in the lock file naming content riverbed wrote or fully verified (see `Held`).
+_VERIFIED = f"verified-v1-depth{MAX_DEPTH} "
+_VERIFIED_KEPT = 8
+_HELD: dict[str, Held] = {}
+
+
+def digest(data: bytes) -> str:
+    """The content hash the verified notes use."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Held:
+    """The held lock of one index; it remembers which exact contents are proven canonical.
+
+    A note is the SHA-256 of bytes riverbed wrote (`dumps_js` of a validated index) or read
+    and found valid and byte-identical to `dumps_js` of their parse. Matching one is a proof
+    by content that a file is canonical and valid, at the cost of one hash; any edit (a
+    space, a BOM, another writer's layout) changes the hash, and that file takes the full
+    path. The notes live in the lock file, which is kept out of git and never uploaded.
+    """
+
+    fd: int
+
+    def verified(self, data: bytes) -> bool:
+        """Whether `data` is content riverbed proved canonical and valid."""
+        return self.known(digest(data))
+
+    def known(self, content_digest: str) -> bool:
+        """Whether content with this digest was proved canonical and valid."""
+        return _VERIFIED + content_digest in locking.notes(self.fd)
+
+    def remember(self, data: bytes, content_digest: str | None = None) -> None:
+        """Note `data` as proven canonical and valid (the newest few are kept)."""
+        note = _VERIFIED + (content_digest or digest(data))
+        kept = [line for line in locking.notes(self.fd) if line != note]
+        locking.set_notes(self.fd, [*kept, note][-_VERIFIED_KEPT:])
+
+
+def _digests(data: bytes, new_data: bytes, same: int) -> tuple[str, str]:
+    """Digests of `data` and `new_data`, which share their first `same` bytes (hashed once)."""
+    shared = hashlib.sha256(memoryview(data)[:same])
+    old, new = shared.copy(), shared
+    old.update(memoryview(data)[same:])
+    new.update(memoryview(new_data)[same:])
+    return old.hexdigest(), new.hexdigest()
+
+
 @contextlib.contextmanager
-def locked(path: Path, *, timeout: float | None = None) -> Iterator[None]:
+def locked(path: Path, *, timeout: float | None = None) -> Iterator[Held]:
     """Hold the exclusive lock for `path` (creating its directory) while inside.
 
     Waits at most `timeout` seconds (default `lock_timeout()`), then raises LockTimeoutError
@@ -190,18 +243,21 @@ def locked(path: Path, *, timeout: float | None = None) -> Iterator[None]:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = locking.open_lock_file(lock)
     except OSError as exc:
-        raise StoreWriteError(_write_failure(path, exc, "the index")) from None
+        raise StoreWriteError(write_failure(path, exc, "the index")) from None
     try:
         try:
             acquired = locking.acquire(handle, wait)
         except OSError as exc:
-            raise StoreWriteError(_write_failure(path, exc, "the index")) from None
+            raise StoreWriteError(write_failure(path, exc, "the index")) from None
         if not acquired:
             raise LockTimeoutError(_lock_timeout_message(path, lock, wait, handle))
+        key = os.path.abspath(path)
+        held = _HELD[key] = Held(handle)
         try:
             _remove_stale_temps(path)
-            yield
+            yield held
         finally:
+            _HELD.pop(key, None)
             locking.release(handle)
     finally:
         os.close(handle)
@@ -219,90 +275,92 @@ def _lock_timeout_message(path: Path, lock: Path, wait: float, handle: int) -> s
 
 def _remove_stale_temps(path: Path) -> None:
     # Under the lock no writer is active, so any temp file left is from a killed process.
-    for leftover in path.parent.glob(_temp_prefix(path) + "*.tmp"):
+    for leftover in path.parent.glob(temp_prefix(path) + "*.tmp"):
         with contextlib.suppress(OSError):
             leftover.unlink()
 
 
-def _write_failure(path: Path, exc: OSError, what: str) -> str:
-    hint = {
-        errno.ENOSPC: "the disk is full; free space and retry",
-        errno.EROFS: f"the file system is read-only; write {what} somewhere writable",
-        errno.EACCES: "permission denied; check the directory's permissions",
-        errno.EPERM: "permission denied; check the directory's permissions",
-        errno.EDQUOT: "the disk quota is exhausted; free space and retry",
-    }.get(exc.errno or 0, exc.strerror or str(exc))
-    return f"{path}: could not write {what}: {hint} (the existing file was not changed)"
-
-
-def write_bytes_atomic(path: Path, data: bytes, *, what: str = "the file") -> None:
-    """Write via temp file + fsync + rename + directory fsync, keeping the file's mode.
-
-    A reader sees the old bytes or the new ones, never half a file; on failure the old file is
-    untouched and StoreWriteError says why (`what` names the file in the message).
-    """
-    try:
-        mode = path.stat().st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    temp_name = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path), suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp_name, mode)
-        replace_file(temp_name, path)
-        temp_name = None
-        _fsync_directory(path.parent)
-    except OSError as exc:
-        raise StoreWriteError(_write_failure(path, exc, what)) from None
-    finally:
-        if temp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temp_name)
-
-
-def replace_file(source: str | Path, target: Path) -> None:
-    """`os.replace`, retried briefly while Windows reports the target open by a reader."""
-    for attempt in range(_REPLACE_ATTEMPTS):
-        try:
-            os.replace(source, target)
-            return
-        except PermissionError as exc:
-            if getattr(exc, "winerror", None) not in _SHARING_ERRORS:
-                raise
-            if attempt == _REPLACE_ATTEMPTS - 1:
-                raise
-            time.sleep(0.005 * 2 ** min(attempt, 6))
-
-
-def _fsync_directory(directory: Path) -> None:
-    # Windows cannot open a directory as a file (and NTFS journals the rename itself).
-    if not hasattr(os, "O_DIRECTORY"):
-        return
-    handle = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(handle)
-    finally:
-        os.close(handle)
-
-
 def write_index_atomic(path: Path, index: Index) -> None:
     """Write the index atomically (see `write_bytes_atomic`); the caller holds the lock."""
-    write_bytes_atomic(path, dumps_js(index), what="the index")
+    data = dumps_js(index)
+    write_bytes_atomic(path, data, what="the index")
+    held = _HELD.get(os.path.abspath(path))
+    if held is not None:
+        held.remember(data)
 
 
-def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]]) -> Any:
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise CorruptIndexError(str(path), "is a directory, not an index file") from None
+    except OSError as exc:
+        raise CorruptIndexError(str(path), f"cannot be read: {exc.strerror}") from None
+
+
+#: A fast change: from the file's bytes, None (take the full path) or (the new bytes, or None
+#: when nothing changed; how many leading bytes they keep; the result; the (old, new) entries
+#: added or altered). It is pure: storage uses its answer only if the bytes are proven.
+FastChange = Callable[[bytes], "tuple[bytes | None, int, Any, list[tuple[Any, Any]]] | None"]
+
+
+def _try_fast(
+    held: Held, data: bytes, fast: FastChange, path: Path
+) -> tuple[bool, Any, str | None]:
+    """(applied, result, digest of `data` if computed): the fast change on proven bytes."""
+    try:
+        outcome = fast(data)
+    except RiverbedError:
+        # A refusal counts only on bytes the splice may trust; otherwise the full path decides.
+        if held.verified(data):
+            raise
+        return False, None, None
+    if outcome is None:
+        return False, None, None
+    new_data, same, result, written = outcome
+    if new_data is None:
+        content_digest = digest(data)
+        return held.known(content_digest), result, content_digest
+    old_digest, new_digest = _digests(data, new_data, same)
+    if not held.known(old_digest):
+        return False, None, old_digest
+    for old, new in written:
+        check_entry_written(old, new)
+    write_bytes_atomic(path, new_data, what="the index")
+    held.remember(new_data, new_digest)
+    return True, result, old_digest
+
+
+def update_index(
+    path: Path,
+    change: Callable[[Index], tuple[Index, bool, Any]],
+    *,
+    fast: FastChange | None = None,
+) -> Any:
     """Lock, read (refusing a corrupt file), apply `change`, write only if it changed anything.
 
-    This is the one update path: every entry the change adds or alters is checked (nesting
-    depth, secrets) before anything is written.
+    This is the one update path: every entry a change adds or alters is checked (nesting
+    depth, secrets) before anything is written. When the file is proven canonical and valid
+    (see `Held`), `fast` may edit its bytes in place, and otherwise the file is parsed
+    without being validated again.
     """
-    with locked(path):
-        index = read_index(path)
+    with locked(path) as held:
+        data = _read_bytes(path)
+        content_digest = None
+        if fast is not None and data is not None:
+            applied, result, content_digest = _try_fast(held, data, fast, path)
+            if applied:
+                return result
+        if data is None:
+            index = empty_index()
+        elif held.known(content_digest or digest(data)):
+            index = _loads(data, str(path))
+        else:
+            index, canonical = _parse(data, str(path))
+            if canonical:
+                held.remember(data, content_digest)
         new_index, changed, result = change(index)
         if changed:
             check_written(index, new_index)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from riverbed import lifecycle
+from riverbed import lifecycle, splice
 from riverbed.errors import DuplicateEntryError, InvalidEntryError
 from riverbed.expiry import (
     effective_expiry,
@@ -18,12 +18,17 @@ from riverbed.expiry import (
     unparseable_expiry_warning,
     utc_now,
 )
+from riverbed.jsonformat import loads
 from riverbed.lifecycle import ExpireReport
 from riverbed.model import Entry, Index
 from riverbed.schema import INDEX_SCHEMA, check_entry, describe, entry_problems, validator
 from riverbed.storage import WarningSink, read_index, update_index
 
 PathLike = str | os.PathLike[str]
+#: Up to this many entries an append edits the file's bytes in place (see storage.Held).
+_SPLICED_BATCH = 8
+#: What an in-place append returns to the update path (see storage.FastChange).
+_Spliced = tuple[bytes | None, int, "AppendReport", list[tuple[None, Entry]]]
 
 
 class RiverbedWarning(UserWarning):
@@ -105,33 +110,65 @@ def append_entries(
 
     def change(index: Index) -> tuple[Index, bool, AppendReport]:
         existing = {e["id"]: e for e in index["entries"]}
-        appended: list[str] = []
-        unchanged: list[str] = []
-        new_entries = list(index["entries"])
-        for entry in batch:
-            entry_id = entry["id"]
-            previous = existing.get(entry_id)
-            if previous is not None:
-                if previous != entry:
-                    raise DuplicateEntryError(
-                        f"an entry with id {entry_id!r} already exists with different content "
-                        "(choose another id, or supersede the old entry)"
-                    )
-                unchanged.append(entry_id)
-                continue
-            existing[entry_id] = entry
-            new_entries.append(entry)
-            appended.append(entry_id)
-        report = AppendReport(tuple(appended), tuple(unchanged))
-        if not appended:
+        added, report = _sort_batch(batch, existing.get)
+        if not added:
             return index, False, report
-        new_index = {**index, "entries": new_entries}
+        new_index = {**index, "entries": [*index["entries"], *added]}
         if "generatedAt" in index:
             new_index["generatedAt"] = format_timestamp(moment)
         return new_index, True, report
 
-    result: AppendReport = update_index(Path(path), change)
+    def fast(
+        data: bytes,
+    ) -> tuple[bytes | None, int, AppendReport, list[tuple[None, Entry]]] | None:
+        # A handful of entries is spliced in; a big batch is one full write anyway, and an
+        # index carrying `generatedAt` needs it refreshed.
+        if len(batch) > _SPLICED_BATCH or splice.top_level_key(data, "generatedAt"):
+            return None
+        added, report = _sort_batch(batch, lambda entry_id: _entry_in(data, entry_id))
+        if not added:
+            return None, 0, report, []
+        spliced = splice.append(data, added)
+        if spliced is None:
+            return None
+        new_data, same = spliced
+        return new_data, same, report, [(None, e) for e in added]
+
+    result: AppendReport = update_index(Path(path), change, fast=fast)
     return result
+
+
+def _entry_in(data: bytes, entry_id: str) -> Entry | None:
+    span = splice.find_entry(data, entry_id)
+    if span is None:
+        return None
+    entry: Entry = loads(data[span[0] : span[1]])
+    return entry
+
+
+def _sort_batch(
+    batch: list[Entry], existing: Callable[[str], Entry | None]
+) -> tuple[list[Entry], AppendReport]:
+    """The entries to add, and the report; an id already taken by another body is refused."""
+    taken: dict[str, Entry] = {}
+    added: list[Entry] = []
+    appended: list[str] = []
+    unchanged: list[str] = []
+    for entry in batch:
+        entry_id = entry["id"]
+        previous = taken[entry_id] if entry_id in taken else existing(entry_id)
+        if previous is not None:
+            if previous != entry:
+                raise DuplicateEntryError(
+                    f"an entry with id {entry_id!r} already exists with different content "
+                    "(choose another id, or supersede the old entry)"
+                )
+            unchanged.append(entry_id)
+            continue
+        taken[entry_id] = entry
+        added.append(entry)
+        appended.append(entry_id)
+    return added, AppendReport(tuple(appended), tuple(unchanged))
 
 
 def append_entry(path: PathLike, entry: Entry, *, now: datetime | None = None) -> Entry:

@@ -25,8 +25,12 @@ def _changed_secret(old: Any, new: Any, path: str) -> tuple[str, str] | None:
         return None
     if isinstance(old, dict) and isinstance(new, dict):
         for key, value in new.items():
+            # Most values of a changed entry are the very objects it had: skip those inline.
             if key in old:
-                found = _changed_secret(old[key], value, f"{path}.{key}")
+                before = old[key]
+                if before is value:
+                    continue
+                found = _changed_secret(before, value, f"{path}.{key}")
             elif kind := secret_kind(str(key)):
                 found = f"{path} (a key)", kind
             else:
@@ -51,7 +55,9 @@ def check_entry_written(old: Entry | None, new: Entry) -> None:
     Only what changed is scanned, so text already in the index is not refused again; the
     refusal names the entry and the field, never the credential.
     """
-    where = too_deep(new, named_steps=1, limit=_ENTRY_LIMIT)
+    # A changed entry's values come from an index already read within the limit, or from
+    # riverbed's own lifecycle edits; only a new entry can bring new depth.
+    where = too_deep(new, named_steps=1, limit=_ENTRY_LIMIT) if old is None else None
     if where is not None:
         raise InvalidEntryError(
             f"{_label(new, where)}: {where} nests objects and arrays too deep (an index "

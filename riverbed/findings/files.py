@@ -100,6 +100,6 @@ def read_findings(
 
 def write_json_file(path: str | os.PathLike[str], data: bytes) -> None:
     """Write bytes atomically (temp file + fsync + rename) so a reader never sees half a file."""
-    from riverbed.storage import write_bytes_atomic
+    from riverbed.atomic_write import write_bytes_atomic
 
     write_bytes_atomic(Path(path), data)

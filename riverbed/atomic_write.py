@@ -1,0 +1,89 @@
+"""Atomic file replacement: temp file, fsync, rename (retried on Windows), directory fsync."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from riverbed.errors import StoreWriteError
+
+# Windows refuses to replace a file another process has open (sharing violation, access
+# denied) until that reader closes it, which takes milliseconds: retry for about 2 s.
+_REPLACE_ATTEMPTS = 12
+_SHARING_ERRORS = (5, 32, 33)
+
+
+def temp_prefix(path: Path) -> str:
+    """How the temp files of a write of `path` begin (`.index.json.`)."""
+    return f".{path.name}."
+
+
+def write_failure(path: Path, exc: OSError, what: str) -> str:
+    """The one-line StoreWriteError message for a failed write: what to do about it."""
+    hint = {
+        errno.ENOSPC: "the disk is full; free space and retry",
+        errno.EROFS: f"the file system is read-only; write {what} somewhere writable",
+        errno.EACCES: "permission denied; check the directory's permissions",
+        errno.EPERM: "permission denied; check the directory's permissions",
+        errno.EDQUOT: "the disk quota is exhausted; free space and retry",
+    }.get(exc.errno or 0, exc.strerror or str(exc))
+    return f"{path}: could not write {what}: {hint} (the existing file was not changed)"
+
+
+def write_bytes_atomic(path: Path, data: bytes, *, what: str = "the file") -> None:
+    """Write via temp file + fsync + rename + directory fsync, keeping the file's mode.
+
+    A reader sees the old bytes or the new ones, never half a file; on failure the old file is
+    untouched and StoreWriteError says why (`what` names the file in the message).
+    """
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        mode = 0o644
+    temp_name = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=temp_prefix(path), suffix=".tmp")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp_name, mode)
+        replace_file(temp_name, path)
+        temp_name = None
+        _fsync_directory(path.parent)
+    except OSError as exc:
+        raise StoreWriteError(write_failure(path, exc, what)) from None
+    finally:
+        if temp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp_name)
+
+
+def replace_file(source: str | Path, target: Path) -> None:
+    """`os.replace`, retried briefly while Windows reports the target open by a reader."""
+    for attempt in range(_REPLACE_ATTEMPTS):
+        try:
+            os.replace(source, target)
+            return
+        except PermissionError as exc:
+            if getattr(exc, "winerror", None) not in _SHARING_ERRORS:
+                raise
+            if attempt == _REPLACE_ATTEMPTS - 1:
+                raise
+            time.sleep(0.005 * 2 ** min(attempt, 6))
+
+
+def _fsync_directory(directory: Path) -> None:
+    # Windows cannot open a directory as a file (and NTFS journals the rename itself).
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    handle = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)

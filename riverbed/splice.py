@@ -1,0 +1,96 @@
+"""Editing canonical index bytes in place: find an entry by id, append entries, swap one entry.
+
+Every function here assumes `data` is an index exactly as `dumps_js` writes it (storage
+proves that before calling), so the layout is fixed: top-level keys at indent 2, each entry
+an object at indent 4 whose members sit at indent 6, strings never holding a raw newline.
+Under that layout a byte search is exact; anything unexpected returns None (full path).
+"""
+
+from __future__ import annotations
+
+from riverbed.jsonformat import dumps_js
+from riverbed.model import Entry
+
+_EMPTY = b'"entries": []'
+_OPEN = b'"entries": [\n'
+_ENTRY_START = b"\n    {\n"
+_ENTRY_END = b"\n    }"
+_CLOSE = b"\n  ]"
+
+
+def entry_bytes(entry: Entry) -> bytes:
+    """The entry as it appears inside the entries array (indented 4, no trailing comma)."""
+    return b"    " + dumps_js(entry)[:-1].replace(b"\n", b"\n    ")
+
+
+def _entries_span(data: bytes) -> tuple[int, int] | None:
+    """(the newline ending the `"entries": [` line, the start of the closing `\n  ]`)."""
+    # Top-level members sit at indent 2 and nothing else does; `entries` comes first or
+    # after a few short members, and its array closes at the last line at indent 2 with `]`.
+    opening = data.find(b"\n  " + _OPEN)
+    close = data.rfind(_CLOSE)
+    if opening == -1 or close == -1:
+        return None
+    start = opening + 3 + len(_OPEN) - 1
+    return (start, close) if start < close else None
+
+
+def find_entry(data: bytes, entry_id: str) -> tuple[int, int] | None:
+    """The byte span of the entry whose id is `entry_id` (from its `{` line to its `}`)."""
+    span = _entries_span(data)
+    if span is None:
+        return None
+    start, close = span
+    quoted = dumps_js(entry_id)[:-1]
+    # An entry's own members are the only lines at indent 6 inside the array, and the id
+    # is compared as its exact JSON spelling (escapes included) up to the line's end.
+    key = b'\n      "id": ' + quoted
+    position = data.find(key, start, close)
+    while position != -1:
+        after = position + len(key)
+        if data.startswith((b",\n", b"\n    }"), after):
+            first = data.rfind(_ENTRY_START, start, position + 1)
+            last = data.find(_ENTRY_END, after - 1, close + 1)
+            if first == -1 or last == -1:
+                return None
+            return first + 1, last + len(_ENTRY_END)
+        position = data.find(key, after, close)
+    return None
+
+
+def top_level_key(data: bytes, key: str) -> bool:
+    """Whether the index object has member `key` (lines at indent 2 are only its members)."""
+    line = b'\n  "' + key.encode() + b'": '
+    span = _entries_span(data)
+    if span is None:
+        return line in data
+    # Outside the entries array only: the head before it and the tail after it.
+    return line in data[: span[0]] or line in data[span[1] :]
+
+
+def append(data: bytes, entries: list[Entry]) -> tuple[bytes, int] | None:
+    """`data` with `entries` added at the end of the entries array, and how many leading
+    bytes are unchanged; None if `data` is not laid out as expected."""
+    if not entries:
+        return data, len(data)
+    added = b",\n".join(entry_bytes(e) for e in entries)
+    span = _entries_span(data)
+    if span is not None:
+        close = span[1]
+        if not data.startswith(_ENTRY_END, close - len(_ENTRY_END)):
+            return None
+        view = memoryview(data)
+        return b"".join((view[:close], b",\n", added, view[close:])), close
+    for ending in (b"\n", b",\n"):
+        empty = data.find(b"\n  " + _EMPTY + ending)
+        if empty != -1:
+            at = empty + 3 + len(_EMPTY) - 1
+            view = memoryview(data)
+            return b"".join((view[:at], b"\n", added, b"\n  ", view[at:])), at
+    return None
+
+
+def replace(data: bytes, span: tuple[int, int], entry: Entry) -> bytes:
+    """`data` with the entry at `span` (from `find_entry`) replaced by `entry`."""
+    view = memoryview(data)
+    return b"".join((view[: span[0]], entry_bytes(entry), view[span[1] :]))
