@@ -3,7 +3,8 @@
 `FakeGitHub` serves, on two loopback ports, the slice of the REST API riverbed's action
 uses (repository, artifacts with a 302 download to a separate "storage" host, workflow
 runs, pull requests and their files, reviews, review and issue comments, reactions,
-collaborator permissions) from in-memory state that tests set up and inspect. Responses
+collaborator permissions, issues opened/updated/listed by the token's identity) from
+in-memory state that tests set up and inspect. Responses
 follow GitHub's documented schemas; validation, pagination and errors imitate GitHub's
 documented behaviour, but anything not listed in docs/TESTING.md is not imitated.
 """
@@ -24,6 +25,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
 from riverbed.testing.fake_http import App, Fault, FaultBook, LoopbackServer, RecordedRequest
+from riverbed.testing.fake_issue_routes import IssueRoutes
 from riverbed.testing.fake_objects import Site, basic_error
 from riverbed.testing.fake_paging import Response, json_response
 from riverbed.testing.fake_pull_state import PullState
@@ -91,6 +93,7 @@ class FakeGitHub(PullState):
         super().__init__(site, bot_login=bot_login, clock=clock)
         self._reads = ReadRoutes(self, self._storage_link)
         self._writes = WriteRoutes(self)
+        self._issues = IssueRoutes(self, self.token)
         self._routes = compile_routes(self._route_table())
 
     # ------------------------------------------------------------------ lifecycle
@@ -249,6 +252,8 @@ class FakeGitHub(PullState):
         return None
 
     def _route(self, method: str, path: str, query: dict[str, str], body: bytes) -> Response:
+        if path == "/user" and method == "GET":
+            return self._issues.authenticated_user(path, query)
         prefix = f"/repos/{self.site.owner}/{self.site.repo}"
         if path != prefix and not path.startswith(prefix + "/"):
             return not_found()
@@ -275,7 +280,10 @@ class FakeGitHub(PullState):
             ("GET", "/actions/runs/{id}", r.run),
             ("GET", "/actions/runs/{id}/artifacts", r.list_run_artifacts),
             ("GET", "/collaborators/{user}/permission", r.permission),
+            ("GET", "/issues", self._issues.list_issues),
+            ("POST", "/issues", self._issues.create_issue),
             ("GET", "/issues/{n}", r.issue),
+            ("PATCH", "/issues/{n}", self._issues.update_issue),
             ("GET", "/issues/{n}/comments", r.issue_comments),
             ("POST", "/issues/{n}/comments", w.create_issue_comment),
             ("GET", "/issues/comments/{id}", r.issue_comment),

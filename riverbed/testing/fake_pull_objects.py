@@ -118,6 +118,20 @@ def diff_entry_json(site: Site, pull: JSON, item: JSON) -> JSON:
     return data
 
 
+def label_json(site: Site, name: str) -> JSON:
+    """A `label` (ids are derived from the name, as stable as GitHub's)."""
+    label_id = int(fake_sha(f"label:{name}")[:8], 16)
+    return {
+        "id": label_id,
+        "node_id": node_id("LA", label_id),
+        "url": f"{site.repo_api}/labels/{name}",
+        "name": name,
+        "description": None,
+        "color": "ededed",
+        "default": False,
+    }
+
+
 def issue_json(site: Site, issue: JSON, user: JSON, comment_count: int) -> JSON:
     """An `issue`; a pull request's issue carries the `pull_request` key."""
     number = issue["number"]
@@ -133,22 +147,25 @@ def issue_json(site: Site, issue: JSON, user: JSON, comment_count: int) -> JSON:
         "events_url": f"{api}/events",
         "html_url": f"{site.repo_web}/{'pull' if issue['is_pull'] else 'issues'}/{number}",
         "number": number,
-        "state": "open",
+        "state": issue.get("state", "open"),
         "title": issue["title"],
         "body": issue["body"],
         "user": user,
-        "labels": [],
+        "labels": [label_json(site, name) for name in issue.get("labels", [])],
         "assignee": None,
         "assignees": [],
         "milestone": None,
         "locked": False,
         "active_lock_reason": None,
         "comments": comment_count,
-        "closed_at": None,
+        "closed_at": timestamp(issue["closed_at"]) if issue.get("closed_at") else None,
         "created_at": stamp,
-        "updated_at": stamp,
+        "updated_at": timestamp(issue.get("updated_at") or issue["created_at"]),
         "author_association": "CONTRIBUTOR",
     }
+    if issue.get("state_reason"):
+        # Open issues omit it: the description's enum has no null (OpenAPI 3.0 `nullable` quirk).
+        data["state_reason"] = issue["state_reason"]
     if issue["is_pull"]:
         pull_web = f"{site.repo_web}/pull/{number}"
         data["pull_request"] = {

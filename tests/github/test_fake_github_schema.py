@@ -96,6 +96,19 @@ def test_every_endpoint_over_plain_http_validates(
     plus = http.post(f"{repo_url}/pulls/comments/{first}/reactions", json={"content": "+1"})
     assert plus.status_code == 201
 
+    made = http.post(f"{repo_url}/issues", json={"title": "t", "body": "b", "labels": ["riverbed"]})
+    assert made.status_code == 201 and made.json()["labels"][0]["name"] == "riverbed"
+    number = made.json()["number"]
+    mine = http.get(
+        f"{repo_url}/issues", params={"labels": "riverbed", "creator": gh.bot_login}
+    ).json()
+    assert [i["number"] for i in mine] == [number]
+    assert http.post(f"{repo_url}/issues", json={"body": "no title"}).status_code == 422
+    closed = http.patch(f"{repo_url}/issues/{number}", json={"state": "closed"}).json()
+    assert (closed["state"], closed["state_reason"]) == ("closed", "completed")
+    assert http.get(f"{repo_url}/issues", params={"labels": "riverbed"}).json() == []
+    assert http.get(f"{gh.api_url}/user").status_code == 403  # an installation token
+
     gh.read_only = True
     denied = http.post(f"{repo_url}/issues/{pull}/comments", json={"body": "nope"})
     assert denied.status_code == 403
@@ -130,6 +143,15 @@ def test_every_endpoint_through_pygithub_validates(
     assert issue.get_comment(comment.id).body == "/riverbed help"
     comment.edit("/riverbed show")
     assert comment.create_reaction("eyes").content == "eyes"
+
+    opened = repo.create_issue(title="riverbed: x", body="marker", labels=["riverbed"])
+    listed = repo.get_issues(state="open", labels=["riverbed"], creator=gh.bot_login)
+    assert [i.number for i in listed] == [opened.number]
+    opened.edit(body="updated", state="closed")
+    assert repo.get_issue(opened.number).state == "closed"
+    with pytest.raises(GithubException) as not_user:
+        pygithub.get_user().login  # noqa: B018 - the property fetches /user
+    assert not_user.value.status == 403
 
     pr = repo.get_pull(pull)
     assert [f.filename for f in pr.get_files()] == ["src/app.py", "logo.png"]
