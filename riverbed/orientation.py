@@ -226,4 +226,12 @@ def status_data(
         "unparseableExpiries": _capped(unparseable, limit),
         "recentWithinDays": RECENT_WINDOW_DAYS,
         "recent": _capped(recent, limit),
+        "learning": _learning(index, now, limit),
     }
+
+
+def _learning(index: Index, now: datetime, limit: int) -> dict[str, Any]:
+    # Its own module (riverbed.learning.status_section); imported here only when used.
+    from riverbed.learning.status_section import learning_section
+
+    return learning_section(index, now, limit=limit)

@@ -83,6 +83,10 @@ def render_status(data: dict[str, Any]) -> str:
     if recent["items"]:
         rows = [[_date(i), i["change"], i["id"], i["title"]] for i in recent["items"]]
         lines.append(table(["date", "change", "id", "title"], rows))
+    if "learning" in data:
+        from riverbed.learning.status_section import render_learning
+
+        lines += ["", *render_learning(data["learning"])]
     return "\n".join(lines)
 
 

@@ -65,11 +65,16 @@ def _as_context(setup: Callable[[DemoState], object], state: DemoState) -> Itera
         yield
 
 
+def _no_setup(state: DemoState) -> None:
+    """Acts that need nothing set up."""
+
+
 def run_demo(
     directory: Path | None = None, *, keep: bool = False, now: datetime | None = None
 ) -> Story:
     """Play the whole story; a throwaway directory is removed afterwards unless `keep`."""
     from riverbed.demo.act_action import ACT_TWO, stand_in
+    from riverbed.demo.act_learning import ACT_THREE
     from riverbed.demo.act_memory import ACT_ONE
     from riverbed.expiry import utc_now
 
@@ -79,7 +84,8 @@ def run_demo(
     start = moment.replace(hour=0, minute=0, second=0, microsecond=0)
     state = DemoState(root=root, timeline=Timeline(start), kept=keep or not throwaway)
     try:
-        steps, failure = run_steps(state, [(ACT_ONE, lambda _s: None), (ACT_TWO, stand_in)])
+        acts = [(ACT_ONE, _no_setup), (ACT_TWO, stand_in), (ACT_THREE, _no_setup)]
+        steps, failure = run_steps(state, acts)
     finally:
         if throwaway and not keep:
             shutil.rmtree(root, ignore_errors=True)

@@ -85,6 +85,7 @@ class Story:
 ACT_TITLES = {
     1: "Act 1: the memory, through the library",
     2: "Act 2: the GitHub Action itself, against a local GitHub stand-in",
+    3: "Act 3: memory that learns",
 }
 
 

@@ -58,10 +58,22 @@ def test_the_demo_finishes_every_step_and_cleans_up(story: dict[str, Any]) -> No
         "action-comment",
         "action-review-again",
         "action-expire",
+        "learn",
     ]
-    assert [s["number"] for s in story["steps"]] == list(range(1, 14))
+    assert [s["number"] for s in story["steps"]] == list(range(1, 15))
     assert "removed afterwards" in story["directory"]
     assert not Path(story["directory"].split(" ")[0]).exists()
+
+
+def test_a_repeated_suppression_becomes_a_candidate_a_maintainer_promotes(
+    story: dict[str, Any],
+) -> None:
+    learn = _facts(story, "learn")
+    assert (learn["weight"], learn["prs"]) == (3, [4, 5, 6])
+    assert learn["candidate"].startswith("promotion-rule-s101-")
+    assert learn["glob"] == "tests/**/test_*.py"
+    assert learn["promotedFrom"] == learn["candidate"]
+    assert learn["promotedTo"].startswith("suppression-s101-")
 
 
 def test_suppressed_count_goes_from_zero_to_one(story: dict[str, Any]) -> None:
