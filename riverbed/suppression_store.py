@@ -116,8 +116,13 @@ def build_suppression_entry(
     links: Iterable[str] = (),
     now: datetime,
     generation: int = 1,
+    finding_rule: str | None = None,
 ) -> Entry:
-    """A new suppression entry (pure); its id is derived from everything that defines it."""
+    """A new suppression entry (pure); its id is derived from everything that defines it.
+
+    `finding_rule` (the rule of the finding a fingerprint suppression hides, when known) is
+    recorded as `context.ruleId` for the learning analytics; it does not change the id.
+    """
     path_list = list(dict.fromkeys(paths))
     files = list(dict.fromkeys(related_files))
     feedback = feedback_type or "false_positive"
@@ -156,6 +161,8 @@ def build_suppression_entry(
     entry_id = suppression_id(defining, stem)
     if generation > 1:
         entry_id = f"{entry_id}-{generation}"
+    if finding_rule and fingerprint is not None:
+        ctx["ruleId"] = finding_rule
     return build_entry(
         type="suppression",
         title=_title(fingerprint, rule_id, path_list, files),

@@ -157,6 +157,7 @@ def _write_suppression(
         source_pr=provenance.pull_number,
         source_comment_id=provenance.comment_id,
         links=(provenance.url,) if provenance.url else (),
+        finding_rule=marker.rule_id if marker and fingerprint else None,
     )
 
 

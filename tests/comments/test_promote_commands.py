@@ -89,3 +89,19 @@ def test_promoting_an_unknown_candidate_fails_politely(harness: Harness) -> None
     assert result.code == 0
     reply = unescape_markdown(harness.replies()[-1])
     assert "no promotion candidate 'promotion-rule-nope-00000000'" in reply
+
+
+def test_a_reply_suppression_records_the_findings_rule_for_learning(harness: Harness) -> None:
+    from riverbed.markers import format_finding_marker
+
+    marker = format_finding_marker(
+        "0123456789abcdef", rule_id="S603", severity="minor", path="src/app.py", line=2
+    )
+    finding = harness.gh.add_review_comment(
+        pull=7, body=f"**S603**\n{marker}", path="src/app.py", line=2, user="github-actions[bot]"
+    )
+    result = harness.run(harness.review_reply('/riverbed suppress --reason "constant"', finding))
+    assert result.staged is not None
+    (suppression,) = [e for e in result.staged["entries"] if e["type"] == "suppression"]
+    assert suppression["context"]["ruleId"] == "S603"
+    assert suppression["context"]["fingerprint"] == "0123456789abcdef"
