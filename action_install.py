@@ -6,7 +6,8 @@ standard library only and parses on old Pythons (to refuse them with a clear ::e
   python action_install.py key      print `key=…` and `venv=…` for the venv cache
   python action_install.py install  reuse the venv if it checks out, else build it afresh
 
-Building: `python -m venv --without-pip`, uv from its hashed pin (pip --require-hashes), then
+Building: `python -m venv --without-pip`, uv from its hashed pin (fetched by hash through
+the index's JSON API by action_uv.py, else pip --require-hashes), then
 `uv pip install --require-hashes --no-deps --only-binary :all:` of action-requirements.txt
 and an offline, no-build-isolation install of the package itself. Reuse: the venv restored
 from the cache must carry this key, the same interpreter, and every installed file as its
@@ -205,20 +206,37 @@ def _uv_env(scratch: Path) -> dict[str, str]:
     return env
 
 
+def _uv(root: Path, target: Path) -> Path:
+    """uv from its hashed pin: fetched by hash (action_uv.py), else installed by pip."""
+    sys.path.insert(0, str(HERE))
+    from action_uv import UvHashMismatch, fetch_uv
+
+    pins = root / "action-requirements-uv.txt"
+    started = time.monotonic()
+    try:
+        fetched = fetch_uv(pins, target)
+    except UvHashMismatch as exc:
+        raise InstallError(f"fetching uv: {exc}") from None
+    if fetched is not None:
+        print(f"riverbed: fetching uv by its pinned hash: {time.monotonic() - started:.2f} s")
+        return fetched
+    print("riverbed: the index offers no uv wheel by hash for this platform; pip installs it")
+    _run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "--no-deps", "--only-binary=:all:", "--require-hashes", "--target", str(target),
+         "-r", str(pins)],
+        "installing uv from its hashed pin",
+    )  # fmt: skip
+    return target / "bin" / ("uv.exe" if os.name == "nt" else "uv")
+
+
 def build(venv: Path, key: str, root: Path, scratch: Path) -> None:
     """Build the venv afresh: stdlib venv, hashed uv, hashed pins, the package offline."""
     shutil.rmtree(venv, ignore_errors=True)
     if venv.exists():
         raise InstallError(f"could not remove the stale venv at {venv}")
     _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], "creating the venv")
-    uv_dir = scratch / "uv"
-    _run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "--no-deps", "--only-binary=:all:", "--require-hashes", "--target", str(uv_dir),
-         "-r", str(root / "action-requirements-uv.txt")],
-        "installing uv from its hashed pin",
-    )  # fmt: skip
-    uv = uv_dir / "bin" / ("uv.exe" if os.name == "nt" else "uv")
+    uv = _uv(root, scratch / "uv")
     python = str(venv_python(venv))
     env = _uv_env(scratch)
     _run(

@@ -174,6 +174,7 @@ class Bench:
 ACTION_FILES = (
     "action.yml",
     "action_install.py",
+    "action_uv.py",
     "entrypoint.py",
     "action-requirements.txt",
     "action-requirements-uv.txt",
