@@ -117,6 +117,8 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
     # Every suite at any depth, the root included when it is one; a nested suite counts only
     # its own direct test cases, and a wrapper's attributes repeat its children's counts.
     suites = list(root.iter("testsuite"))
+    if root.tag == "testsuites" and root.find("testcase") is not None:
+        suites.insert(0, root)  # test cases straight under <testsuites> (no suite around them)
     per_suite = [_suite_counts(s, source, f"testsuite[{i}]") for i, s in enumerate(suites)]
     unlisted = sum(s.pop("unlisted", 0) for s in per_suite)
     cases: list[EvalCase] = []

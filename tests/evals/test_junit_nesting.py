@@ -48,6 +48,16 @@ def test_nested_suites_under_testsuites_at_any_depth() -> None:
     assert run.cases[1].errors == ("boom",)
 
 
+def test_cases_straight_under_testsuites_are_read() -> None:
+    data = (
+        b"<testsuites name='flat'><testcase name='a'/><testcase name='b'><failure/></testcase>"
+        b"<testsuite name='s'><testcase name='c'/></testsuite></testsuites>"
+    )
+    run = parse_eval_bytes(data, "flat.xml")
+    assert run.counts is not None and (run.counts.total, run.counts.failed) == (3, 1)
+    assert [c.id for c in run.cases] == ["a", "b", "c"]
+
+
 @pytest.mark.parametrize(
     "data",
     [
