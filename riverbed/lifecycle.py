@@ -43,9 +43,11 @@ def _with_entry(index: Index, position: int, entry: Entry) -> Index:
     return {**index, "entries": entries}
 
 
-def _stamped(entry: Entry, now: datetime, **changes: object) -> Entry:
+def _stamped(entry: Entry, now: datetime | str, **changes: object) -> Entry:
+    # `now` may come preformatted: expire stamps thousands of entries with one instant.
+    stamp = now if isinstance(now, str) else format_timestamp(now)
     updated = {**entry, **changes}
-    updated["metadata"] = {**entry.get("metadata", {}), "updatedAt": format_timestamp(now)}
+    updated["metadata"] = {**entry.get("metadata", {}), "updatedAt": stamp}
     return updated
 
 
@@ -90,6 +92,7 @@ def expire(index: Index, now: datetime) -> tuple[Index, ExpireReport]:
     titles: list[str] = []
     warnings: list[str] = []
     entries = index["entries"]
+    stamp = format_timestamp(now)
     new_entries: list[Entry] | None = None
     for position, entry in enumerate(entries):
         if entry_status(entry) != "active":
@@ -101,7 +104,7 @@ def expire(index: Index, now: datetime) -> tuple[Index, ExpireReport]:
             continue
         if new_entries is None:
             new_entries = list(entries)
-        new_entries[position] = _stamped(entry, now, status="archived")
+        new_entries[position] = _stamped(entry, stamp, status="archived")
         archived.append(str(entry.get("id")))
         titles.append(entry_title(entry))
     report = ExpireReport(tuple(archived), tuple(titles), tuple(warnings))

@@ -16,11 +16,26 @@ _OPEN = b'"entries": [\n'
 _ENTRY_START = b"\n    {\n"
 _ENTRY_END = b"\n    }"
 _CLOSE = b"\n  ]"
+_BETWEEN = b"\n    },\n    {\n"
 
 
 def entry_bytes(entry: Entry) -> bytes:
     """The entry as it appears inside the entries array (indented 4, no trailing comma)."""
     return b"    " + dumps_js(entry)[:-1].replace(b"\n", b"\n    ")
+
+
+def entries_bytes(entries: list[Entry]) -> list[bytes]:
+    """`entry_bytes` of each entry, from one serialization of them all."""
+    if len(entries) < 2:
+        return [entry_bytes(e) for e in entries]
+    # `[\n  {…},\n  {…}\n]` re-indented by 2 puts each item at indent 4, where the only
+    # `},` + `{` line pair is the boundary between two items.
+    inner = b"  " + dumps_js(entries)[2:-3].replace(b"\n", b"\n  ")
+    parts = inner.split(_BETWEEN)
+    parts[0] += _ENTRY_END
+    parts[-1] = b"    {\n" + parts[-1]
+    parts[1:-1] = [b"    {\n" + part + _ENTRY_END for part in parts[1:-1]]
+    return parts
 
 
 def _entries_span(data: bytes) -> tuple[int, int] | None:
@@ -94,3 +109,42 @@ def replace(data: bytes, span: tuple[int, int], entry: Entry) -> bytes:
     """`data` with the entry at `span` (from `find_entry`) replaced by `entry`."""
     view = memoryview(data)
     return b"".join((view[: span[0]], entry_bytes(entry), view[span[1] :]))
+
+
+_ENTRY_EXPIRY = b'\n      "expiresAt": '
+_CONTEXT_EXPIRY = b'\n        "expiresAt": '
+
+
+def entries_with_expiry(data: bytes) -> list[tuple[int, int]]:
+    """Spans of the entries that carry `expiresAt` themselves or in `context`, in file order.
+
+    In a valid index the only objects inside an entry are `metadata` (no `expiresAt`) and
+    `context`, so those two key lines are exactly where an effective expiry can sit.
+    """
+    span = _entries_span(data)
+    if span is None:
+        return []
+    start, close = span
+    spans: dict[int, int] = {}
+    for key in (_ENTRY_EXPIRY, _CONTEXT_EXPIRY):
+        position = data.find(key, start, close)
+        while position != -1:
+            first = data.rfind(_ENTRY_START, start, position + 1)
+            last = data.find(_ENTRY_END, position, close + 1)
+            if first != -1 and last != -1:
+                spans[first + 1] = last + len(_ENTRY_END)
+            position = data.find(key, position + len(key), close)
+    return sorted(spans.items())
+
+
+def replace_many(data: bytes, changes: list[tuple[tuple[int, int], Entry]]) -> bytes:
+    """`data` with each (span, entry) replaced, spans in file order and not overlapping."""
+    view = memoryview(data)
+    pieces: list[bytes | memoryview] = []
+    done = 0
+    replacements = entries_bytes([entry for _, entry in changes])
+    for ((first, last), _), replacement in zip(changes, replacements, strict=True):
+        pieces += [view[done:first], replacement]
+        done = last
+    pieces.append(view[done:])
+    return b"".join(pieces)

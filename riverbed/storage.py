@@ -310,6 +310,9 @@ def _try_fast(
     held: Held, data: bytes, fast: FastChange, path: Path
 ) -> tuple[bool, Any, str | None]:
     """(applied, result, digest of `data` if computed): the fast change on proven bytes."""
+    # Like `_loads`, a fast change parses many small objects and keeps them: no GC passes.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         outcome = fast(data)
     except RiverbedError:
@@ -317,6 +320,11 @@ def _try_fast(
         if held.verified(data):
             raise
         return False, None, None
+    finally:
+        gc.freeze()
+        gc.unfreeze()
+        if collecting:
+            gc.enable()
     if outcome is None:
         return False, None, None
     new_data, same, result, written = outcome

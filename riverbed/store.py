@@ -211,5 +211,21 @@ def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireRepo
         new_index, report = lifecycle.expire(index, moment)
         return new_index, bool(report.archived), report
 
-    report: ExpireReport = update_index(Path(path), change)
+    def fast(data: bytes) -> tuple[bytes | None, int, ExpireReport, list[tuple[Entry, Entry]]]:
+        # Only entries carrying an expiry can expire or warn: parse those alone, apply the
+        # same rule to them, and swap in the bytes of the ones it archives.
+        spans = splice.entries_with_expiry(data)
+        candidates: list[Entry] = [loads(data[first:last]) for first, last in spans]
+        changed, report = lifecycle.expire({"entries": candidates}, moment)
+        pairs = [
+            (span, old, new)
+            for span, old, new in zip(spans, candidates, changed["entries"], strict=True)
+            if new is not old
+        ]
+        if not pairs:
+            return None, 0, report, []
+        new_data = splice.replace_many(data, [(span, new) for span, _, new in pairs])
+        return new_data, pairs[0][0][0], report, [(old, new) for _, old, new in pairs]
+
+    report: ExpireReport = update_index(Path(path), change, fast=fast)
     return report

@@ -6,7 +6,8 @@ from typing import Any
 
 from riverbed.errors import InvalidEntryError, SecretInEntryError
 from riverbed.jsonformat import MAX_DEPTH, too_deep
-from riverbed.model import Entry, Index
+from riverbed.model import STATUSES, Entry, Index
+from riverbed.schema import load_schema
 from riverbed.secrets import find_secret, secret_kind
 
 # In the index an entry is level 3 (index object, entries array, entry), so it may nest
@@ -15,8 +16,27 @@ _ENTRY_LIMIT = MAX_DEPTH - 2
 
 
 def _scan(value: Any, path: str) -> tuple[str, str] | None:
+    if isinstance(value, str):
+        # An enum value of the schema (a status) is not a credential.
+        kind = None if value in STATUSES else secret_kind(value)
+        return None if kind is None else (path, kind)
     found = find_secret(value)
     return None if found is None else (path + found[0][1:], found[1])
+
+
+def _field_names() -> frozenset[str]:
+    schema = load_schema("riverbed-entry.schema.json")
+    return frozenset([*schema["properties"], *schema["properties"]["metadata"]["properties"]])
+
+
+#: The entry schema's own field names: as keys they are not credentials (computed once).
+_FIELDS: list[frozenset[str]] = []
+
+
+def _known_field(key: str) -> bool:
+    if not _FIELDS:
+        _FIELDS.append(_field_names())
+    return key in _FIELDS[0]
 
 
 def _changed_secret(old: Any, new: Any, path: str) -> tuple[str, str] | None:
@@ -31,7 +51,7 @@ def _changed_secret(old: Any, new: Any, path: str) -> tuple[str, str] | None:
                 if before is value:
                     continue
                 found = _changed_secret(before, value, f"{path}.{key}")
-            elif kind := secret_kind(str(key)):
+            elif not _known_field(key) and (kind := secret_kind(str(key))):
                 found = f"{path} (a key)", kind
             else:
                 found = _scan(value, f"{path}.{key}")

@@ -17,7 +17,15 @@ from typing import Any
 import pytest
 import reliability_support as support
 
-from riverbed import CorruptIndexError, DuplicateEntryError, append_entries, append_entry, storage
+from riverbed import (
+    CorruptIndexError,
+    DuplicateEntryError,
+    append_entries,
+    append_entry,
+    expire_entries,
+    splice,
+    storage,
+)
 from riverbed.jsonformat import dumps_js
 from riverbed.model import Index
 
@@ -217,3 +225,75 @@ def test_a_file_river_reviewer_wrote_is_proven_once_then_spliced(
     append_entry(index_path, entry("rr-3"))
     assert parses == [str(index_path)]
     assert index_path.read_bytes() == expected(index_path, *(entry(f"rr-{n}") for n in range(4)))
+
+
+def expiring_index() -> list[dict[str, Any]]:
+    """Entries expiring in every way the rule knows, and some that must not move."""
+    old_context = entry("x-ctx")
+    old_context["context"] = {"expiresAt": "2026-01-01", "note": "older suppressions"}
+    archived = support.make_entry("x-archived", expires="2026-01-01")
+    archived["status"] = "archived"
+    bad = entry("x-bad")
+    bad["expiresAt"] = "next week"
+    return [
+        support.make_entry("x-due", expires="2026-01-01"),
+        support.make_entry("x-later", expires="2027-01-01"),
+        old_context,
+        archived,
+        bad,
+        entry("x-text", content='says "expiresAt": "2020-01-01" in prose'),
+        support.make_entry("x-due-2", expires="2026-05-31T23:59:59Z"),
+    ]
+
+
+def test_expire_on_a_proven_file_changes_only_the_archived_entries(
+    tmp_path: Path, parses: list[str]
+) -> None:
+    fast_path, full_path = tmp_path / "fast" / "index.json", tmp_path / "full" / "index.json"
+    for path in (fast_path, full_path):
+        path.parent.mkdir()
+        path.write_bytes(dumps_js({"entries": expiring_index(), "version": "1"}))
+    append_entry(fast_path, entry("x-proof"))  # proves the file (full path once)
+    append_entry(full_path, entry("x-proof"))
+    full_path.write_bytes(full_path.read_bytes())  # same bytes; lock notes differ per dir
+    storage.lock_path(full_path).unlink()
+    before = fast_path.read_bytes()
+    assert before == full_path.read_bytes()
+    parses.clear()
+    fast_report = riverbed_expire(fast_path)
+    assert parses == []
+    full_report = riverbed_expire(full_path)
+    assert parses == [str(full_path)]
+    assert fast_report == full_report
+    assert fast_report.archived == ("x-due", "x-ctx", "x-due-2")
+    assert len(fast_report.warnings) == 1 and "next week" in fast_report.warnings[0]
+    after = fast_path.read_bytes()
+    assert after == full_path.read_bytes()
+
+    # Outside the archived entries not one byte moved.
+    def without(data: bytes, ids: tuple[str, ...]) -> bytes:
+        for entry_id in ids:
+            span = splice.find_entry(data, entry_id)
+            assert span is not None
+            data = data[: span[0]] + data[span[1] :]
+        return data
+
+    assert without(before, fast_report.archived) == without(after, fast_report.archived)
+    assert riverbed_expire(fast_path).archived == ()
+    assert fast_path.read_bytes() == after
+
+
+def riverbed_expire(path: Path) -> Any:
+    return expire_entries(path, now=support.FIXED_NOW)
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 5])
+def test_entries_serialized_together_match_one_by_one(count: int) -> None:
+    tricky = [
+        entry("t-a", context={"n": 2.0, "list": [1, {"x": {}}], "s": "},\n    {"}),
+        entry("t-b", context={"tiny": 1e-7, "big": 1e21}),
+        entry("t-c"),
+        entry("t-d", content="line\nbreak"),
+        entry("t-e", context={"empty": []}),
+    ][:count]
+    assert splice.entries_bytes(tricky) == [splice.entry_bytes(e) for e in tricky]
