@@ -274,3 +274,29 @@ def test_duplicating_a_prs_suppression_never_raises_a_weight(
 def test_the_suggested_glob_covers_every_file(paths: list[str]) -> None:
     glob = common_glob(paths)
     assert all(glob_match(glob, p) for p in paths), glob
+
+
+@settings(max_examples=60, deadline=None)
+@given(_suppressions(), _suppressions("v"))
+def test_candidates_are_written_once_and_only_new_prs_bring_new_ones(
+    first: list[dict[str, object]], later: list[dict[str, object]]
+) -> None:
+    from riverbed.learning.candidate_store import apply_plan
+    from riverbed.learning.candidates import plan_candidates
+
+    thresholds = Thresholds(min_prs=2)
+    index = index_of(*first)
+    plan = plan_candidates(index, analyze_memory(index, now=NOW, thresholds=thresholds))
+    index = apply_plan(index, plan, NOW)
+    again = plan_candidates(index, analyze_memory(index, now=NOW, thresholds=thresholds))
+    assert again.new == ()  # re-running on the same history writes nothing
+    grown = index_of(*index["entries"], *later)
+    insights = analyze_memory(grown, now=NOW, thresholds=thresholds)
+    before = {
+        c.cluster_id: set(c.prs)
+        for c in analyze_memory(index, now=NOW, thresholds=thresholds).clusters
+    }
+    for entry in plan_candidates(grown, insights).new:
+        cluster = insights.cluster(entry["context"]["clusterId"])
+        assert cluster is not None
+        assert set(cluster.prs) - before.get(cluster.cluster_id, set())  # a new PR joined
