@@ -24,6 +24,8 @@ from riverbed.errors import (
 )
 
 if TYPE_CHECKING:
+    from riverbed.baseline import Baseline
+    from riverbed.change import Change, change_from_files, parse_unified_diff
     from riverbed.expiry import effective_expiry, is_expired, parse_expires_at
     from riverbed.findings import Finding, read_findings
     from riverbed.fingerprint import compute_fingerprint
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from riverbed.merge import MergeResult, merge_indexes
     from riverbed.prompt_context import format_memory_for_prompt
     from riverbed.query import query_memory
+    from riverbed.review import ReviewResult, review_findings
     from riverbed.review_memory import (
         ReviewMemory,
         find_active_suppressions,
@@ -60,6 +63,12 @@ _LAZY = {
     "MergeResult": "riverbed.merge",
     "merge_indexes": "riverbed.merge",
     "query_memory": "riverbed.query",
+    "Baseline": "riverbed.baseline",
+    "Change": "riverbed.change",
+    "change_from_files": "riverbed.change",
+    "parse_unified_diff": "riverbed.change",
+    "ReviewResult": "riverbed.review",
+    "review_findings": "riverbed.review",
     "AppendReport": "riverbed.store",
     "RiverbedWarning": "riverbed.store",
     "append_entries": "riverbed.store",
@@ -104,6 +113,8 @@ __version__ = "0.1.0"
 __all__ = [
     "AppendReport",
     "ArtifactError",
+    "Baseline",
+    "Change",
     "CommandParseError",
     "CorruptIndexError",
     "DuplicateEntryError",
@@ -118,6 +129,7 @@ __all__ = [
     "LockTimeoutError",
     "MergeResult",
     "ReviewMemory",
+    "ReviewResult",
     "RiverbedError",
     "RiverbedWarning",
     "SecretInEntryError",
@@ -129,6 +141,7 @@ __all__ = [
     "append_entry",
     "apply_suppressions",
     "archive_entry",
+    "change_from_files",
     "compute_fingerprint",
     "create_suppression",
     "effective_expiry",
@@ -140,8 +153,10 @@ __all__ = [
     "load_review_memory",
     "merge_indexes",
     "parse_expires_at",
+    "parse_unified_diff",
     "query_memory",
     "read_findings",
+    "review_findings",
     "revoke_suppression",
     "should_resurface",
     "supersede",

@@ -1,4 +1,4 @@
-"""Git edge (subprocess, no shell): the files a change touches, and HEAD's commit or branch."""
+"""Git edge (subprocess, no shell): a change's files and diff, a file at a commit, HEAD."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from riverbed.errors import UsageError
 _TIMEOUT_SECONDS = 60
 
 
-def _git(args: Sequence[str], cwd: str | os.PathLike[str]) -> str:
+def _git(args: Sequence[str], cwd: str | os.PathLike[str], shown: str | None = None) -> str:
+    """git's stdout; errors name the command as `shown` (default: the arguments)."""
+    label = shown or " ".join(args)
     try:
         done = subprocess.run(
             ["git", *args],
@@ -23,21 +25,86 @@ def _git(args: Sequence[str], cwd: str | os.PathLike[str]) -> str:
     except FileNotFoundError:
         raise UsageError("git is not installed; pass --changed-files instead of --base") from None
     except subprocess.TimeoutExpired:
-        raise UsageError(f"`git {' '.join(args)}` took over {_TIMEOUT_SECONDS} s") from None
+        raise UsageError(f"`git {label}` took over {_TIMEOUT_SECONDS} s") from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         detail = message[-1] if message else f"exit status {done.returncode}"
-        raise UsageError(f"`git {' '.join(args)}` failed in {cwd}: {detail}")
+        raise UsageError(f"`git {label}` failed in {cwd}: {detail}")
     return done.stdout.decode("utf-8", "surrogateescape")
 
 
-def changed_files_since(base: str, *, cwd: str | os.PathLike[str] = ".") -> list[str]:
-    """Files changed between the merge base of `base` and HEAD and the working tree."""
+def _check_revision(base: str) -> None:
     if not base or base.startswith("-") or any(c.isspace() or c == "\0" for c in base):
         raise UsageError(f"--base {base!r} is not a git revision")
-    merge_base = _git(["merge-base", base, "HEAD"], cwd).strip()
-    output = _git(["diff", "--name-only", "-z", "--no-ext-diff", merge_base, "--"], cwd)
-    return [name for name in output.split("\0") if name]
+
+
+def diff_since(base: str, *, cwd: str | os.PathLike[str] = ".") -> str:
+    """`git diff base...HEAD` with 3 lines of context, renames followed, fixed prefixes."""
+    _check_revision(base)
+    return _git(
+        [
+            "-c",
+            "core.quotePath=false",
+            "diff",
+            "--no-color",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--find-renames",
+            "-U3",
+            "--src-prefix=a/",
+            "--dst-prefix=b/",
+            f"{base}...HEAD",
+            "--",
+        ],
+        cwd,
+        f"diff {base}...HEAD",
+    )
+
+
+def file_at(
+    commit: str, path: str, *, cwd: str | os.PathLike[str], max_bytes: int
+) -> tuple[str, bytes | None]:
+    """A file's blob at `commit`: ("ok", bytes), or (why not, None); symlinks are refused."""
+    if not commit or commit.startswith("-") or any(c.isspace() or c == "\0" for c in commit):
+        return "no base commit", None
+    spec = f"{commit}:{path}"
+    try:
+        listed = subprocess.run(
+            ["git", "ls-tree", "-z", "--long", commit, "--", path],
+            cwd=cwd,
+            capture_output=True,
+            timeout=_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "git is not available", None
+    if listed.returncode != 0:
+        return "the base commit is not in the checkout", None
+    entry = listed.stdout.split(b"\0", 1)[0]
+    if not entry:
+        return "the base branch has no such file", None
+    fields = entry.split(None, 4)
+    mode, kind = fields[0], fields[1]
+    if mode == b"120000":
+        return "it is a symbolic link on the base branch (refused)", None
+    if kind != b"blob":
+        return "it is not a file on the base branch", None
+    size = fields[3] if len(fields) > 3 else b"-"
+    if size.isdigit() and int(size) > max_bytes:
+        return f"it is larger than {max_bytes} bytes", None
+    try:
+        shown = subprocess.run(
+            ["git", "cat-file", "blob", spec],
+            cwd=cwd,
+            capture_output=True,
+            timeout=_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "git is not available", None
+    if shown.returncode != 0:
+        return "git could not read it", None
+    return "ok", shown.stdout
 
 
 def git_line(*args: str) -> str | None:

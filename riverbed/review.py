@@ -1,95 +1,293 @@
-"""One review: memory for the change, suppressions, resurfacing, evidence (the action's core)."""
+"""The one review pipeline: memory, suppressions, scope, baseline, evidence → ReviewResult."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
+from riverbed.baseline import Baseline
+from riverbed.change import FILTER_MODES, Change, FilterMode, Scope, finding_scope
 from riverbed.evidence import EvidenceCheck, check_all, evidence_counts
-from riverbed.expiry import utc_now
 from riverbed.findings.model import Finding
 from riverbed.globs import normalize_path
-from riverbed.model import SEVERITY_RANK, Entry, Index
-from riverbed.review_memory import (
-    ChangedFiles,
-    ReviewMemory,
-    find_active_suppressions,
-    load_review_memory,
-    should_resurface,
-)
-from riverbed.suppression import SuppressionResult, apply_suppressions
+from riverbed.model import SEVERITY_RANK, Entry, Index, context
+from riverbed.review_memory import ChangedFiles, ReviewMemory, load_review_memory, should_resurface
+from riverbed.suppression import SuppressionDecision, SuppressionResult, apply_suppressions
+
+Outcome = Literal["kept", "suppressed", "suppressed_by_tool"]
+BaselineState = Literal["new", "unchanged"]
 
 
 @dataclass(frozen=True)
-class ReviewReport:
-    """Everything one review decided, ready for a table, JSON, SARIF or a PR comment."""
+class Decision:
+    """What the review decided about one finding."""
 
-    findings: tuple[Finding, ...]
-    result: SuppressionResult
+    position: int
+    finding: Finding
+    outcome: Outcome
+    scope: Scope
+    #: `new` or `unchanged` against the baseline; None without one.
+    baseline_state: BaselineState | None
+    #: The suppression that hid it (outcome `suppressed`).
+    suppression: SuppressionDecision | None
+    #: Matching suppressions the severity guard refused (the finding stays kept).
+    guard_skips: tuple[SuppressionDecision, ...]
+    evidence: EvidenceCheck | None
+
+    @property
+    def in_scope(self) -> bool:
+        """True when the change is answerable for this finding."""
+        return self.scope == "change"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON view: the decision in the index's camelCase."""
+        out: dict[str, Any] = {
+            "fingerprint": self.finding.fingerprint,
+            "decision": self.outcome,
+            "scope": self.scope,
+        }
+        if self.baseline_state is not None:
+            out["baselineState"] = self.baseline_state
+        if self.suppression is not None:
+            out["suppressionId"] = self.suppression.suppression_id
+        if self.guard_skips:
+            out["skippedByGuard"] = [d.suppression_id for d in self.guard_skips]
+        return out
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    """Everything one review decided; every output (CLI, JSON, SARIF, PR review) reads this."""
+
+    phase: str | None
+    #: The filter mode asked for and the one that applied (line modes act as `file` without lines).
+    filter_mode: FilterMode
+    effective_mode: FilterMode
+    change: Change | None
+    baseline: Baseline | None
+    decisions: tuple[Decision, ...]
+    suppression: SuppressionResult
     memory: ReviewMemory
-    #: Suppressions in effect that were available to this review (file-filtered).
+    #: Active, phase-filtered suppressions in effect for the change's files.
     suppressions: tuple[Entry, ...]
     #: In-effect suppressions whose related files changed: "still valid?".
     resurfaced: tuple[Entry, ...]
-    #: One label per finding (same order as `findings`), or None without a workspace.
-    evidence: tuple[EvidenceCheck, ...] | None
     warnings: tuple[str, ...] = ()
+    #: Facts about the scope (a fallback to file scope, a names-only change), for every output.
+    notes: tuple[str, ...] = ()
 
-    def kept_at_or_above(self, floor: str) -> list[Finding]:
-        """Kept findings whose severity is at least `floor` (`none` → none)."""
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every finding, in input order."""
+        return tuple(d.finding for d in self.decisions)
+
+    def _of(self, outcome: Outcome, *, in_scope: bool = True) -> tuple[Decision, ...]:
+        return tuple(d for d in self.decisions if d.outcome == outcome and d.in_scope == in_scope)
+
+    @property
+    def kept(self) -> tuple[Decision, ...]:
+        """In-scope findings no suppression hid: what is posted, listed and counted by fail-on."""
+        return self._of("kept")
+
+    @property
+    def suppressed(self) -> tuple[Decision, ...]:
+        """In-scope findings a memory suppression hid."""
+        return self._of("suppressed")
+
+    @property
+    def tool_suppressed(self) -> tuple[Decision, ...]:
+        """In-scope findings the producing tool itself suppressed."""
+        return self._of("suppressed_by_tool")
+
+    @property
+    def guard_skipped(self) -> tuple[Decision, ...]:
+        """In-scope kept findings a matching suppression could not hide (severity guard)."""
+        return tuple(d for d in self.kept if d.guard_skips)
+
+    @property
+    def outside(self) -> tuple[Decision, ...]:
+        """Findings outside the change (filter mode or baseline): counted, never posted."""
+        return tuple(d for d in self.decisions if not d.in_scope)
+
+    def failing(self, floor: str) -> tuple[Decision, ...]:
+        """In-scope kept findings at or above `floor` (`none` → none)."""
         if floor == "none":
-            return []
-        return [f for f in self.result.kept if SEVERITY_RANK[f.severity] >= SEVERITY_RANK[floor]]
+            return ()
+        bar = SEVERITY_RANK[floor]
+        return tuple(d for d in self.kept if SEVERITY_RANK[d.finding.severity] >= bar)
 
-    def summary(self) -> dict[str, Any]:
-        """Counts for summaries and action outputs."""
-        skipped_findings = {d.finding_index for d in self.result.skipped}
-        suppressed = self.result.suppressed_by()
+    def scope_line(self) -> str | None:
+        """The sentence that counts what is outside the change (None when nothing is)."""
+        outside = self.outside
+        if not outside:
+            return None
+        unchanged = sum(1 for d in outside if d.baseline_state == "unchanged")
+        by_filter = sum(
+            1
+            for d in outside
+            if finding_scope(d.finding, self.change, self.effective_mode) != "change"
+        )
+        reasons = []
+        if by_filter:
+            reasons.append(f"filter-mode {self.effective_mode}")
+        if unchanged:
+            reasons.append(f"{unchanged} unchanged since the baseline")
+        noun = "finding" if len(outside) == 1 else "findings"
+        return f"{len(outside)} {noun} outside the change, not shown ({'; '.join(reasons)})"
+
+    def counts(self) -> dict[str, Any]:
+        """Counts for summaries, `--json` and action outputs (per scope)."""
+
+        def tally(decisions: Sequence[Decision]) -> dict[str, int]:
+            return {
+                "findings": len(decisions),
+                "kept": sum(1 for d in decisions if d.outcome == "kept"),
+                "suppressed": sum(1 for d in decisions if d.outcome == "suppressed"),
+                "suppressedByTool": sum(1 for d in decisions if d.outcome == "suppressed_by_tool"),
+                "skippedByGuard": sum(
+                    1 for d in decisions if d.outcome == "kept" and d.guard_skips
+                ),
+            }
+
+        in_scope = [d for d in self.decisions if d.in_scope]
+        used = {d.suppression.suppression_id for d in self.decisions if d.suppression}
         out: dict[str, Any] = {
-            "findings": len(self.findings),
-            "kept": len(self.result.kept),
-            "suppressed": len(self.result.suppressed),
-            "skippedByGuard": len(skipped_findings - set(suppressed)),
+            **tally(in_scope),
+            "outside": len(self.decisions) - len(in_scope),
+            "total": len(self.decisions),
+            "scope": {"change": tally(in_scope), "outside": tally(self.outside)},
+            "filterMode": self.effective_mode,
             "suppressionsInEffect": len(self.suppressions),
-            "suppressionsUsed": len({d.suppression_id for d in suppressed.values()}),
+            "suppressionsUsed": len(used),
             "resurfaced": len(self.resurfaced),
             "memoryEntries": len(self.memory.entries),
         }
-        if self.evidence is not None:
-            out["evidence"] = evidence_counts(self.evidence)
+        if self.filter_mode != self.effective_mode:
+            out["filterModeRequested"] = self.filter_mode
+        if self.baseline is not None:
+            out["baseline"] = {
+                "source": self.baseline.source,
+                "new": sum(1 for d in self.decisions if d.baseline_state == "new"),
+                "unchanged": sum(1 for d in self.decisions if d.baseline_state == "unchanged"),
+            }
+        checks = [d.evidence for d in self.decisions if d.evidence is not None]
+        if checks:
+            out["evidence"] = evidence_counts(checks)
         return out
+
+
+def default_filter_mode(change: Change | None) -> FilterMode:
+    """`added` whenever a diff is known; `file` for a names-only change; else `nofilter`."""
+    if change is None:
+        return "nofilter"
+    return "file" if change.file_level else "added"
+
+
+def _active(memory: ReviewMemory) -> list[Entry]:
+    return [e for e in memory.suppressions if context(e).get("active") is True]
 
 
 def review_findings(
     findings: Sequence[Finding],
     index: Index,
     *,
-    changed_files: Iterable[str],
     phase: str | None = None,
-    now: datetime | None = None,
+    change: Change | None = None,
+    filter_mode: FilterMode | None = None,
+    baseline: Baseline | None = None,
+    now: datetime,
     workspace: str | os.PathLike[str] | None = None,
-) -> ReviewReport:
-    """Apply the memory of `index` to `findings` for a change of `changed_files` in `phase`."""
-    moment = now or utc_now()
-    changed = tuple(dict.fromkeys(normalize_path(f) for f in changed_files))
-    memory = load_review_memory(index, phase=phase, changed_files=changed, now=moment)
-    # A suppression tied to a file is relevant when that file changed or a finding lies in it.
-    in_play = changed + tuple(f.file for f in findings if f.file and f.file not in changed)
-    suppressions = find_active_suppressions(index, in_play, now=moment, phase=phase)
-    result = apply_suppressions(findings, suppressions, now=moment)
+) -> ReviewResult:
+    """Apply the memory of `index` to `findings` for `change` in `phase`, scoped and labelled."""
+    if filter_mode is not None and filter_mode not in FILTER_MODES:
+        raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
+    requested = filter_mode or default_filter_mode(change)
+    mode = change.effective_mode(requested) if change is not None else "nofilter"
+    changed = change.paths if change is not None else ()
+    memory = load_review_memory(index, phase=phase, changed_files=changed, now=now)
+    in_effect = _active(memory)
+    # Suppressions are looked up for the changed files and for the files findings name: a
+    # linter that scans the whole repository must not resurrect findings already suppressed
+    # in files this change does not touch.
+    named = {normalize_path(f.file) for f in findings if f.file} - set(changed)
+    applicable = in_effect
+    if named:
+        wider = load_review_memory(
+            index, phase=phase, changed_files=[*changed, *sorted(named)], now=now
+        )
+        applicable = _active(wider)
+    if change is None:
+        in_effect = applicable  # no change known: the files the findings name are the change
+    result = apply_suppressions(findings, applicable, now=now)
     changed_set = ChangedFiles(changed)
-    resurfaced = tuple(s for s in suppressions if should_resurface(s, changed_set, now=moment))
-    evidence = check_all(findings, workspace) if workspace is not None else None
+    resurfaced = tuple(e for e in in_effect if should_resurface(e, changed_set, now=now))
+    checks = check_all(findings, workspace) if workspace is not None else None
+    suppressed_by = result.suppressed_by()
+    refused: dict[int, list[SuppressionDecision]] = {}
+    for item in result.skipped:
+        if item.finding_index not in suppressed_by:
+            refused.setdefault(item.finding_index, []).append(item)
+    decisions: list[Decision] = []
+    for position, finding in enumerate(findings):
+        state: BaselineState | None = None
+        if baseline is not None:
+            state = "unchanged" if finding.fingerprint in baseline.fingerprints else "new"
+        scope = finding_scope(finding, change, mode)
+        if state == "unchanged":
+            scope = "outside"
+        hidden = suppressed_by.get(position)
+        outcome: Outcome
+        if finding.suppressed_by_tool:
+            # The producer's own suppression wins: never posted, never counted by fail-on.
+            outcome, hidden = "suppressed_by_tool", None
+        else:
+            outcome = "suppressed" if hidden is not None else "kept"
+        decisions.append(
+            Decision(
+                position=position,
+                finding=finding,
+                outcome=outcome,
+                scope=scope,
+                baseline_state=state,
+                suppression=hidden,
+                guard_skips=tuple(refused.get(position, ())) if outcome == "kept" else (),
+                evidence=checks[position] if checks is not None else None,
+            )
+        )
+    notes: list[str] = list(change.notes) if change is not None else []
+    if change is not None and requested != mode:
+        notes.append(
+            f"filter-mode {requested} acts as file: {change.source} names files, not lines"
+        )
+    if change is not None and change.file_level_fallbacks and not change.file_level:
+        n = change.file_level_fallbacks
+        notes.append(
+            f"{n} changed file{'s' * (n != 1)} had no readable patch (binary, too large or "
+            "past GitHub's file list): file scope for those"
+        )
     warnings = tuple(dict.fromkeys(memory.warnings)) + result.ignored
-    return ReviewReport(
-        findings=tuple(findings),
-        result=result,
+    return ReviewResult(
+        phase=phase,
+        filter_mode=requested,
+        effective_mode=mode,
+        change=change,
+        baseline=baseline,
+        decisions=tuple(decisions),
+        suppression=result,
         memory=memory,
-        suppressions=tuple(suppressions),
+        suppressions=tuple(in_effect),
         resurfaced=resurfaced,
-        evidence=evidence,
         warnings=warnings,
+        notes=tuple(notes),
     )
+
+
+def review_sarif(result: ReviewResult) -> dict[str, Any]:
+    """Every finding as SARIF 2.1.0: memory suppressions, `properties.scope`, `baselineState`."""
+    from riverbed.findings.sarif_writer import to_sarif
+
+    scopes = [(d.scope, d.baseline_state) for d in result.decisions]
+    return to_sarif(result.findings, result.suppression, scopes=scopes)

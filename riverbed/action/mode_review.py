@@ -7,17 +7,18 @@ from pathlib import Path
 from typing import Any
 
 from riverbed.action.context import ActionContext
-from riverbed.action.restore import restore_memory, trust_check
+from riverbed.action.restore import trust_check
 from riverbed.action.review_inputs import (
     ReviewInputs,
     parse_review_inputs,
     resolve_findings_files,
 )
-from riverbed.action.review_job import ReviewComputation, compute_review, read_all_findings
+from riverbed.action.review_restore import restore_for_review
+from riverbed.baseline import Baseline, baseline_from_findings, baseline_from_memory
+from riverbed.change import Change, ChangedFile, change_from_patches
 from riverbed.errors import ActionConfigError, GitHubError
-from riverbed.findings import severity_at_least, to_sarif, write_json_file
+from riverbed.findings import Finding, read_findings_file, write_json_file
 from riverbed.github.pulls import (
-    ChangedFile,
     PullInfo,
     create_review,
     get_pull,
@@ -27,21 +28,18 @@ from riverbed.github.pulls import (
 )
 from riverbed.jsonformat import dumps_js
 from riverbed.markdown_safe import inline as md
+from riverbed.model import Index
 from riverbed.pr_review import (
-    DiffIndex,
-    Placement,
     PostedComment,
-    build_diff_index,
+    ReviewView,
+    diff_index,
     findings_annotations,
-    inline_comment_body,
-    place_findings,
-    posted_findings,
     render_job_summary,
-    render_review_body,
-    review_state,
-    unchanged_since_last_review,
+    review_view,
 )
+from riverbed.pr_review.plan import ReviewPlan, body_only, plan_review
 from riverbed.prompt_context import format_memory_for_prompt
+from riverbed.review import ReviewResult, review_findings, review_sarif
 
 OUTPUT_DIR = "riverbed-review"
 
@@ -72,46 +70,78 @@ def _posted(items: list[Any]) -> list[PostedComment]:
     return [PostedComment(i.body, i.author_is_bot, i.path) for i in items]
 
 
-def _review_comments(placement: Placement) -> list[dict[str, Any]]:
-    comments: list[dict[str, Any]] = []
-    for target in placement.inline:
-        comment: dict[str, Any] = {
-            "path": target.path,
-            "line": target.line,
-            "side": "RIGHT",
-            "body": inline_comment_body(target.finding),
-        }
-        if target.start_line is not None:
-            comment["start_line"] = target.start_line
-            comment["start_side"] = "RIGHT"
-        comments.append(comment)
-    return comments
+def read_all_findings(
+    files: list[Path], *, fmt: str, workspace: Path, warn: list[str], max_bytes: int
+) -> list[Finding]:
+    """Every finding of every file, in order (each file at most `max_bytes`)."""
+    findings: list[Finding] = []
+    for path in files:
+        _read_as, found = read_findings_file(
+            path, format=fmt, root=workspace, on_warning=warn.append, max_bytes=max_bytes
+        )
+        findings.extend(found)
+    return findings
 
 
-def _write_outputs(context: ActionContext, computed: ReviewComputation) -> tuple[Path, Path]:
+def _baseline(
+    inputs: ReviewInputs, index: Index, context: ActionContext, warn: list[str]
+) -> Baseline | None:
+    """The baseline the input names: a findings file, or the one kept in memory."""
+    if inputs.baseline is None:
+        return None
+    if inputs.baseline == "memory":
+        found = baseline_from_memory(index, context.now)
+        if found is None:
+            warn.append(
+                "baseline: memory holds no current baseline (persist mode with findings "
+                "records one on the default branch); every finding counts as new"
+            )
+        return found
+    workspace = context.config.workspace
+    (path,) = resolve_findings_files((inputs.baseline,), workspace, what="baseline")
+    findings = read_all_findings(
+        [path], fmt="auto", workspace=workspace, warn=warn, max_bytes=inputs.max_findings_bytes
+    )
+    return baseline_from_findings(findings, f"baseline {inputs.baseline}")
+
+
+def _change(context: ActionContext, number: int, current: PullInfo) -> Change:
+    """The pull request's files and patches; files GitHub does not list are counted."""
+    listed = list_pull_files(context.github(), number)
+    change = change_from_patches(
+        ((c.filename, c.patch) for c in listed), source=f"pull request #{number}"
+    )
+    total = current.changed_files
+    if total is None or total <= len(listed):
+        return change
+    # GitHub lists at most 3,000 files: the others are known only by the count.
+    note = (
+        f"GitHub lists only {len(listed)} of the {total} files this pull request changes; "
+        f"findings in the other {total - len(listed)} count as outside the change"
+    )
+    files: dict[str, ChangedFile] = dict(change.files)
+    return Change(files, change.source, change.file_level_fallbacks, (*change.notes, note))
+
+
+def _write_outputs(context: ActionContext, result: ReviewResult) -> tuple[Path, Path]:
     folder = context.config.runner_temp / OUTPUT_DIR
     sarif_path = folder / "findings.sarif"
     context_path = folder / "memory-context.md"
-    write_json_file(sarif_path, dumps_js(to_sarif(computed.findings, computed.result)))
-    text = format_memory_for_prompt(computed.memory)
+    write_json_file(sarif_path, dumps_js(review_sarif(result)))
+    text = format_memory_for_prompt(result.memory)
     write_json_file(context_path, text.encode("utf-8"))
     runner = context.runner
-    runner.set_output("findings-kept", len(computed.result.kept))
-    runner.set_output("findings-suppressed", len(computed.result.suppressed))
+    runner.set_output("findings-kept", len(result.kept))
+    runner.set_output("findings-suppressed", len(result.suppressed))
+    runner.set_output("findings-outside", len(result.outside))
     runner.set_output("findings-path", str(sarif_path))
     runner.set_output("context-path", str(context_path))
     runner.set_output("upload", False)  # review mode never uploads memory
     return sarif_path, context_path
 
 
-def _fail_on_reached(inputs: ReviewInputs, computed: ReviewComputation) -> int:
-    if inputs.fail_on == "none":
-        return 0
-    return sum(1 for f in computed.result.kept if severity_at_least(f.severity, inputs.fail_on))
-
-
-def _annotate(context: ActionContext, computed: ReviewComputation) -> str:
-    notes = findings_annotations(computed.report.kept)
+def _annotate(context: ActionContext, view: ReviewView) -> str:
+    notes = findings_annotations(view.kept)
     for line in notes.lines:
         context.runner.annotation(line)
     more = f"; {notes.omitted} more not annotated (GitHub shows 10 per step)" * bool(notes.omitted)
@@ -123,84 +153,58 @@ def _annotate(context: ActionContext, computed: ReviewComputation) -> str:
 class Posting:
     """What review mode did on the pull request, for outputs and the job summary."""
 
-    placement: Placement
+    plan: ReviewPlan
     status: tuple[str, ...]
     posted: bool = False
     review_id: int | None = None
-    list_all: bool = False  # the summary lists every kept finding (nothing inline was posted)
-
-
-def _body_only(placement: Placement) -> Placement:
-    """The same findings with nothing inline: every on-diff finding moves to the body."""
-    moved = tuple(t.finding for t in placement.inline)
-    return Placement(
-        (), placement.outside_diff + moved, placement.over_cap, placement.already_posted
-    )
 
 
 def _post(
     context: ActionContext,
     *,
     pull: PullRef,
-    computed: ReviewComputation,
+    view: ReviewView,
     inputs: ReviewInputs,
-    diff: DiffIndex,
+    change: Change,
     live: PullInfo,
 ) -> Posting:
-    """Place the findings, decide whether to post, post (or fall back to annotations)."""
+    """The thin executor: read what is already posted, plan, post (or fall back)."""
     client = context.github()
-    kept = computed.report.kept
-    cap = inputs.max_inline_comments
-    state = review_state(
-        inputs.phase, [f.fingerprint for f in kept], [s.id for s in computed.report.suppressions]
+    diff = diff_index(change)
+    reviews: list[PostedComment] = []
+    comments: list[PostedComment] = []
+    if inputs.post_review:
+        reviews = _posted(list_reviews(client, pull.number))
+        comments = _posted(list_review_comments(client, pull.number))
+    plan = plan_review(
+        view,
+        diff,
+        phase=inputs.phase,
+        max_inline=inputs.max_inline_comments,
+        post_review=inputs.post_review,
+        earlier_reviews=reviews,
+        earlier_comments=comments,
+        started_at=pull.head_sha,
+        head_now=live.head_sha,
     )
-    if not inputs.post_review:
-        placement = place_findings(kept, diff, max_inline=cap)
-        return Posting(placement, ("post-review is false: no review posted",), list_all=True)
-    reviews = _posted(list_reviews(client, pull.number))
-    comments = _posted(list_review_comments(client, pull.number))
-    placement = place_findings(kept, diff, max_inline=cap, already_posted=posted_findings(comments))
-    if unchanged_since_last_review(state, reviews) is not None:
-        return Posting(
-            placement,
-            (
-                "Nothing changed since the last riverbed review of this phase on this pull "
-                f"request (same {state.kept} kept findings, same {state.suppressions} "
-                "suppressions): posted nothing",
-            ),
-        )
-    current = live.head_sha
-    if pull.head_sha and current and current != pull.head_sha:
-        return Posting(
-            placement,
-            (
-                f"The pull request moved on to {md(current[:12])} since this run started "
-                f"({md(pull.head_sha[:12])}): posted nothing; the run for the new commit "
-                "reviews it",
-            ),
-            list_all=True,
-        )
+    if plan.body is None:
+        return Posting(plan, (plan.skip or "posted nothing",))
     notes: list[str] = []
-    for attempt in (1, 2):
-        body = render_review_body(computed.report, placement, state, max_inline=cap)
-        result = create_review(
-            client,
-            pull.number,
-            body=body,
-            comments=_review_comments(placement),
-            commit_id=pull.head_sha,
+    result = create_review(
+        client, pull.number, body=plan.body, comments=list(plan.comments), commit_id=pull.head_sha
+    )
+    if result.status == 422 and plan.comments:
+        # Should not happen (every line is checked against the patch); if GitHub still
+        # cannot place a comment, the review goes out with every finding in its body.
+        notes.append(
+            f"GitHub refused the inline comments ({md(result.message, 200)}); "
+            "posted every finding in the review body instead"
         )
-        if result.status == 422 and placement.inline and attempt == 1:
-            # Should not happen (every line is checked against the patch); if GitHub still
-            # cannot place a comment, the review goes out with every finding in its body.
-            notes.append(
-                f"GitHub refused the inline comments ({md(result.message, 200)}); "
-                "posted every finding in the review body instead"
-            )
-            context.runner.warning(f"riverbed: inline comments refused: {result.message}")
-            placement = _body_only(placement)
-            continue
-        break
+        context.runner.warning(f"riverbed: inline comments refused: {result.message}")
+        plan = body_only(plan, view)
+        result = create_review(
+            client, pull.number, body=plan.body or "", comments=[], commit_id=pull.head_sha
+        )
     if result.forbidden:
         cause = (
             "GitHub's rate limit refused it; re-run the job later to post"
@@ -215,14 +219,15 @@ def _post(
             f"Could not post the review: GitHub answered 403 ({md(result.message, 200)}); "
             f"{cause}. This is not a failure"
         )
-        return Posting(placement, (why, _annotate(context, computed)), list_all=True)
+        plan = ReviewPlan(plan.placement, plan.state, plan.max_inline, list_all=True)
+        return Posting(plan, (why, _annotate(context, view)))
     if result.review_id is None:
         raise GitHubError(
             f"posting the review on pull request #{pull.number}: GitHub answered "
             f"{result.status} ({result.message})"
         )
-    posted = f"Posted review {result.review_id} with {len(placement.inline)} inline comments"
-    return Posting(placement, (posted, *notes), posted=True, review_id=result.review_id)
+    posted = f"Posted review {result.review_id} with {len(plan.placement.inline)} inline comments"
+    return Posting(plan, (posted, *notes), posted=True, review_id=result.review_id)
 
 
 def run(context: ActionContext) -> int:
@@ -232,7 +237,7 @@ def run(context: ActionContext) -> int:
     pull = pull_from_event(context.event())
     files = resolve_findings_files(inputs.findings, config.workspace)
     warnings: list[str] = []
-    findings, formats = read_all_findings(
+    findings = read_all_findings(
         files,
         fmt=inputs.findings_format,
         workspace=config.workspace,
@@ -241,50 +246,44 @@ def run(context: ActionContext) -> int:
     )
     runner.info(f"read {len(findings)} findings from {len(files)} file(s)")
     with runner.group("restore memory (read-only)"):
-        restored = restore_memory(context, trust_check(context))
+        restored = restore_for_review(context, trust_check(context))
         for note in restored.notes:
             runner.info(note)
     runner.set_output("restored-from", restored.output)
     runner.set_output("entries", len(restored.index["entries"]))  # the memory reviewed against
+    baseline = _baseline(inputs, restored.index, context, warnings)
     current = get_pull(context.github(), pull.number)
-    changed: list[ChangedFile] = list_pull_files(context.github(), pull.number)
-    diff = build_diff_index((c.filename, c.patch) for c in changed)
-    notes = [f"Memory restored from {restored.description}."]
-    if diff.unparsed:
-        notes.append(f"{len(diff.unparsed)} changed files had a patch riverbed could not read.")
-    total = current.changed_files
-    if total is not None and total > len(changed):
-        notes.append(
-            f"GitHub lists only {len(changed)} of the {total} files this pull request changes; "
-            "findings in the others are listed in the body, not commented inline."
-        )
-    computed = compute_review(
-        restored.index,
+    change = _change(context, pull.number, current)
+    result = review_findings(
         findings,
+        restored.index,
         phase=inputs.phase,
-        changed_files=[c.filename for c in changed],
+        change=change,
+        filter_mode=inputs.filter_mode,
+        baseline=baseline,
         now=context.now,
         workspace=config.workspace,
-        formats=formats,
-        notes=notes,
-        warnings=warnings,
     )
-    _write_outputs(context, computed)
-    posting = _post(context, pull=pull, computed=computed, inputs=inputs, diff=diff, live=current)
+    view = review_view(result, [f"Memory restored from {restored.description}."])
+    _write_outputs(context, result)
+    posting = _post(context, pull=pull, view=view, inputs=inputs, change=change, live=current)
     runner.set_output("posted", posting.posted)
     runner.set_output("review-id", posting.review_id or "")
     status = list(posting.status)
-    failing = _fail_on_reached(inputs, computed)
+    failing = len(result.failing(inputs.fail_on))
     if failing:
-        status.append(f"fail-on {inputs.fail_on}: {failing} kept findings at or above it; exit 1")
+        status.append(
+            f"fail-on {inputs.fail_on}: {failing} kept findings in the change at or above it; "
+            "exit 1"
+        )
     summary = render_job_summary(
-        computed.report,
-        posting.placement,
+        view,
+        posting.plan.placement,
         status,
         max_inline=inputs.max_inline_comments,
-        list_all=posting.list_all,
+        list_all=posting.plan.list_all,
     )
     runner.append_summary(summary)
-    for warning in computed.warnings:
+    for warning in (*warnings, *result.warnings):
         runner.warning(warning)
     return 1 if failing else 0

@@ -35,7 +35,7 @@ class Restored:
     """The index a run starts from, where it came from, and every skip on the way."""
 
     index: Index
-    source: str  # "artifact" | "workspace" | "empty"
+    source: str  # "artifact" | "workspace" | "base" | "empty"
     artifact: ArtifactInfo | None = None
     run: RunInfo | None = None
     notes: tuple[str, ...] = ()
@@ -64,6 +64,8 @@ class Restored:
             )
         if self.source == "workspace":
             return "the workspace index (no trusted artifact found)"
+        if self.source == "base":
+            return "the base branch's index (no trusted artifact found)"
         return "an empty index (no trusted artifact and no workspace index)"
 
 

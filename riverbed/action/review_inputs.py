@@ -1,4 +1,4 @@
-"""Review mode's own inputs (findings, findings-format, phase, post-review, caps, fail-on)."""
+"""Review mode's own inputs (findings, format, phase, post-review, caps, fail-on, scope)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from riverbed.change import FILTER_MODES, FilterMode, filter_mode_named
 from riverbed.errors import ActionConfigError, UsageError
 from riverbed.findings.files import parse_byte_size
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
@@ -23,6 +24,8 @@ REVIEW_INPUT_DEFAULTS = {
     "max-inline-comments": "30",
     "fail-on": "none",
     "max-findings-bytes": "256MiB",
+    "filter-mode": "added",
+    "baseline": "",
 }
 MAX_INLINE_LIMIT = 1000
 MAX_FINDINGS_FILES = 100
@@ -39,6 +42,9 @@ class ReviewInputs:
     max_inline_comments: int
     fail_on: str
     max_findings_bytes: int = 256 * 1024 * 1024
+    filter_mode: FilterMode = "added"
+    #: A findings file of the base (relative to the workspace), `memory`, or None.
+    baseline: str | None = None
 
 
 def _bool(name: str, text: str) -> bool:
@@ -84,6 +90,8 @@ def parse_review_inputs(read: Callable[[str], str]) -> ReviewInputs:
         max_inline_comments=int(cap),
         fail_on=_choice("fail-on", value("fail-on"), FAIL_ON),
         max_findings_bytes=_size("max-findings-bytes", value("max-findings-bytes")),
+        filter_mode=_filter_mode(value("filter-mode")),
+        baseline=read("baseline").strip() or None,
     )
 
 
@@ -94,12 +102,21 @@ def _size(name: str, text: str) -> int:
         raise ActionConfigError(str(exc)) from None
 
 
-def resolve_findings_files(patterns: tuple[str, ...], workspace: Path) -> list[Path]:
+def _filter_mode(text: str) -> FilterMode:
+    mode = filter_mode_named(text)
+    if mode is not None:
+        return mode
+    raise ActionConfigError(f"input filter-mode: {text!r} is not one of {', '.join(FILTER_MODES)}")
+
+
+def resolve_findings_files(
+    patterns: tuple[str, ...], workspace: Path, *, what: str = "findings"
+) -> list[Path]:
     """The files the patterns name (globs expanded, sorted, de-duplicated); none is an error."""
     found: dict[Path, None] = {}
     for pattern in patterns:
         if "\x00" in pattern:
-            raise ActionConfigError("input findings: contains a NUL byte")
+            raise ActionConfigError(f"input {what}: contains a NUL byte")
         base = Path(pattern) if Path(pattern).is_absolute() else workspace / pattern
         if glob.has_magic(pattern):
             matches = sorted(Path(p) for p in glob.glob(str(base), recursive=True))
@@ -110,13 +127,13 @@ def resolve_findings_files(patterns: tuple[str, ...], workspace: Path) -> list[P
             found[base] = None
         else:
             raise ActionConfigError(
-                f"input findings: {pattern!r} is not a file under {workspace}; did the linter "
+                f"input {what}: {pattern!r} is not a file under {workspace}; did the linter "
                 "step run and write it?"
             )
     if not found:
-        raise ActionConfigError(f"input findings: no file matches {', '.join(patterns)!r}")
+        raise ActionConfigError(f"input {what}: no file matches {', '.join(patterns)!r}")
     if len(found) > MAX_FINDINGS_FILES:
         raise ActionConfigError(
-            f"input findings: {len(found)} files match; at most {MAX_FINDINGS_FILES} are read"
+            f"input {what}: {len(found)} files match; at most {MAX_FINDINGS_FILES} are read"
         )
     return list(found)

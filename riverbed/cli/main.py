@@ -18,6 +18,7 @@ VERSION = "0.1.0"
 COMMAND_MODULES = (
     "riverbed.cli.store_commands",
     "riverbed.cli.status_command",
+    "riverbed.cli.review_command",
     "riverbed.cli.review_commands",
     "riverbed.cli.eval_commands",
     "riverbed.cli.agent_commands",

@@ -1,4 +1,4 @@
-"""Verbs of the review flow: review, suppress, revoke, context."""
+"""Verbs of the review flow besides `review` itself: suppress, revoke, context."""
 
 from __future__ import annotations
 
@@ -14,10 +14,8 @@ from riverbed.cli.output import (
     add_common_options,
     add_now_option,
     emit_json,
-    plural,
-    table,
 )
-from riverbed.errors import CorruptIndexError, UsageError
+from riverbed.errors import UsageError
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
 from riverbed.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES
 
@@ -31,11 +29,7 @@ def _safe(value: object) -> str:
 
 
 def _changed_files(args: argparse.Namespace, default_cwd: str) -> list[str] | None:
-    """Files from --changed-files, --changed-files-from or --base (None when none given)."""
-    if getattr(args, "base", None):
-        from riverbed.gitio import changed_files_since
-
-        return changed_files_since(args.base, cwd=args.workspace or default_cwd)
+    """Files from --changed-files or --changed-files-from (None when none given)."""
     if args.changed_files_from:
         source = args.changed_files_from
         try:
@@ -46,178 +40,6 @@ def _changed_files(args: argparse.Namespace, default_cwd: str) -> list[str] | No
     if args.changed_files is not None:
         return list(args.changed_files)
     return None
-
-
-def _load_for_review(context: Context) -> dict[str, Any]:
-    """The index read-only; a missing or corrupt one means reviewing without memory, said so."""
-    from riverbed.model import empty_index
-    from riverbed.store import load_memory
-
-    if not context.index_path.exists():
-        context.warn(f"no memory index at {context.index_path}; reviewing without memory")
-        return empty_index()
-    try:
-        return load_memory(context.index_path, on_warning=context.warn)
-    except CorruptIndexError as exc:
-        context.warn(f"{exc}; reviewing without memory")
-        return empty_index()
-
-
-def _evidence_label(status: str) -> str:
-    return {"verified": "verified", "not_found": "NOT FOUND", "not_checkable": "-"}[status]
-
-
-def _print_review(report: Any, source: str, fmt: str, out: str | None) -> None:
-    from riverbed.evidence import evidence_counts
-
-    result = report.result
-    labels = report.evidence
-    position = {id(f): i for i, f in enumerate(report.findings)}
-    headers = ["severity", "rule", "location", "message", "fingerprint"]
-    if labels is not None:
-        headers.append("evidence")
-    rows = []
-    for finding in result.kept:
-        row: list[object] = [
-            finding.severity,
-            _safe(finding.rule_id or "-"),
-            _safe(finding.location),
-            _safe(finding.text),
-            finding.fingerprint,
-        ]
-        if labels is not None:
-            row.append(_evidence_label(labels[position[id(finding)]].status))
-        rows.append(row)
-    if rows:
-        print(table(headers, rows))
-        print()
-    summary = report.summary()
-    print(
-        f"{plural(summary['findings'], 'finding')} read from {source} ({fmt}): "
-        f"{summary['kept']} kept, {summary['suppressed']} suppressed, "
-        f"{summary['skippedByGuard']} skipped by the severity guard"
-    )
-    print(
-        f"memory: {plural(summary['memoryEntries'], 'entry')} apply to this change; "
-        f"{plural(summary['suppressionsInEffect'], 'suppression')} in effect"
-    )
-    suppressed = result.suppressed_by()
-    if suppressed:
-        print("suppressed:")
-        for decision in suppressed.values():
-            finding = decision.finding
-            print(
-                _safe(
-                    f"  {decision.fingerprint}  {finding.rule_id} {finding.location}  "
-                    f"by {decision.suppression_id} ({decision.reason})"
-                )
-            )
-    refused = [d for d in result.skipped if d.finding_index not in suppressed]
-    if refused:
-        print("skipped by the severity guard (finding kept):")
-        for decision in refused:
-            finding = decision.finding
-            print(
-                _safe(
-                    f"  {decision.fingerprint}  {finding.rule_id} {finding.location}  "
-                    f"{decision.suppression_id}: {decision.reason}"
-                )
-            )
-    if report.resurfaced:
-        print("resurfaced (related files changed in this change; still valid?):")
-        for entry in report.resurfaced:
-            print(_safe(f"  {entry['id']}  {entry.get('title') or entry.get('content', '')}"))
-    if labels is not None:
-        counts = evidence_counts(labels)
-        print(
-            f"evidence: {counts['verified']} verified, {counts['not_found']} not found, "
-            f"{counts['not_checkable']} not checkable"
-        )
-    if out:
-        print(
-            f"wrote all {plural(len(report.findings), 'finding')} to {out} "
-            f"({len(result.suppressed)} marked suppressed)"
-        )
-
-
-def _review_json(report: Any, source: str, fmt: str, out: str | None, failing: int) -> None:
-    labels = report.evidence
-    position = {id(f): i for i, f in enumerate(report.findings)}
-
-    def view(finding: Any) -> dict[str, Any]:
-        data: dict[str, Any] = finding.to_dict()
-        if labels is not None:
-            check = labels[position[id(finding)]]
-            data["evidenceCheck"] = {"status": check.status, "detail": check.detail}
-        return data
-
-    emit_json(
-        {
-            "source": source,
-            "format": fmt,
-            "summary": report.summary(),
-            "kept": [view(f) for f in report.result.kept],
-            "suppressed": [view(f) for f in report.result.suppressed],
-            "decisions": [d.to_dict() for d in report.result.applied],
-            "resurfaced": [
-                {
-                    "id": e["id"],
-                    "title": e.get("title"),
-                    "relatedFiles": e["metadata"].get("relatedFiles", []),
-                }
-                for e in report.resurfaced
-            ],
-            "warnings": list(report.warnings),
-            "out": out,
-            "failing": failing,
-        }
-    )
-
-
-def _cmd_review(args: argparse.Namespace, context: Context) -> int:
-    from riverbed.cli.store_commands import parse_now
-    from riverbed.findings import read_findings_file, to_sarif, write_json_file
-    from riverbed.findings.files import parse_byte_size
-    from riverbed.jsonformat import dumps_js
-    from riverbed.review import review_findings
-
-    root = args.workspace or "."
-    if args.workspace and not Path(args.workspace).is_dir():
-        raise UsageError(f"--workspace {args.workspace} is not a directory")
-    cap = parse_byte_size(args.max_findings_bytes, "--max-findings-bytes")
-    fmt, findings = read_findings_file(
-        args.findings,
-        format=args.format,
-        root=root,
-        on_warning=context.warn,
-        root_hint=None if args.workspace else "pass --workspace",
-        max_bytes=cap,
-    )
-    changed = _changed_files(args, root) or []
-    index = _load_for_review(context)
-    report = review_findings(
-        findings,
-        index,
-        changed_files=changed,
-        phase=args.phase,
-        now=parse_now(args.now),
-        workspace=args.workspace,
-    )
-    for warning in report.warnings:
-        context.warn(warning)
-    if args.out:
-        write_json_file(args.out, dumps_js(to_sarif(report.findings, report.result)))
-    failing = report.kept_at_or_above(args.fail_on)
-    if context.as_json:
-        _review_json(report, args.findings, fmt, args.out, len(failing))
-    else:
-        _print_review(report, args.findings, fmt, args.out)
-        if failing:
-            print(
-                f"failing: {plural(len(failing), 'kept finding')} at or above {args.fail_on}",
-                file=sys.stderr,
-            )
-    return 1 if failing else 0
 
 
 def severity_overrides(args: argparse.Namespace, root: str) -> tuple[Any, ...]:
@@ -415,45 +237,16 @@ def _override_option(p: Any) -> None:
     )
 
 
-def _changed_options(p: Any, *, required: bool, with_base: bool) -> None:
-    group = p.add_mutually_exclusive_group(required=required)
+def _changed_options(p: Any) -> None:
+    group = p.add_mutually_exclusive_group()
     group.add_argument("--changed-files", nargs="+", metavar="F", help="files the change touches")
     group.add_argument(
         "--changed-files-from", metavar="FILE", help="read changed files, one per line (- = stdin)"
     )
-    if with_base:
-        group.add_argument(
-            "--base",
-            metavar="GITREF",
-            help="changed files from `git diff --name-only` since GITREF",
-        )
 
 
 def register(subparsers: Any) -> None:
-    """Add review, suppress, revoke and context."""
-    p = subparsers.add_parser("review", help="apply memory to findings (SARIF, River, rdjson)")
-    p.add_argument("--findings", required=True, metavar="FILE", help="findings file")
-    p.add_argument("--format", choices=FINDINGS_FORMATS, default="auto")
-    p.add_argument(
-        "--max-findings-bytes",
-        metavar="SIZE",
-        default="256MiB",
-        help="refuse a findings file larger than this (bytes, or with KiB/MiB/GiB; default 256MiB)",
-    )
-    p.add_argument("--phase", choices=PHASES)
-    _changed_options(p, required=True, with_base=True)
-    p.add_argument("--workspace", metavar="DIR", help="checkout to verify evidence against")
-    p.add_argument("--out", metavar="FILE", help="write every finding as SARIF 2.1.0")
-    p.add_argument(
-        "--fail-on",
-        choices=(*SEVERITIES, "none"),
-        default="none",
-        help="exit 1 when a kept finding is at or above this severity (default: none)",
-    )
-    add_now_option(p)
-    p.set_defaults(handler=_cmd_review, workspace=None)
-    add_common_options(p)
-
+    """Add suppress, revoke and context."""
     p = subparsers.add_parser("suppress", help="suppress a finding (fingerprint) or a rule")
     p.add_argument("fingerprint", nargs="?", help="fingerprint printed by `riverbed review`")
     p.add_argument("--rule", metavar="RULE", help="suppress this rule id instead")
@@ -489,7 +282,7 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser("context", help="print review memory as Markdown for an LLM")
     p.add_argument("--phase", choices=PHASES)
-    _changed_options(p, required=False, with_base=False)
+    _changed_options(p)
     p.add_argument("--max-chars", type=int, default=4000, metavar="N")
     add_now_option(p)
     p.set_defaults(handler=_cmd_context, workspace=None)

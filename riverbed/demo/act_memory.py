@@ -11,7 +11,7 @@ from riverbed.demo.story import Step
 from riverbed.expiry import format_timestamp
 from riverbed.findings import Finding
 from riverbed.jsonformat import dumps_js
-from riverbed.review import ReviewReport
+from riverbed.review import ReviewResult
 
 PHASE = "midstream"
 IMPORTED_ID = "decision-payments-v1"
@@ -111,8 +111,9 @@ def seed_memory(state: DemoState) -> Step:
     )
 
 
-def review_pull(state: DemoState, demo_pull: DemoPull) -> ReviewReport:
+def review_pull(state: DemoState, demo_pull: DemoPull) -> ReviewResult:
     """Review one pull request's shipped SARIF against the memory, at its day."""
+    from riverbed.change import change_from_files
     from riverbed.findings import read_findings
     from riverbed.review import review_findings
     from riverbed.store import load_memory
@@ -123,23 +124,24 @@ def review_pull(state: DemoState, demo_pull: DemoPull) -> ReviewReport:
     return review_findings(
         findings,
         index,
-        changed_files=demo_pull.files,
+        change=change_from_files(demo_pull.files, f"pull request #{demo_pull.number}"),
         phase=PHASE,
         now=state.timeline.day(demo_pull.day),
         workspace=state.repo,
     )
 
 
-def _review_facts(report: ReviewReport) -> dict[str, Any]:
-    summary = report.summary()
-    suppressed = report.result.suppressed_by()
+def _review_facts(report: ReviewResult) -> dict[str, Any]:
+    counts = report.counts()
     return {
-        "findings": summary["findings"],
-        "kept": summary["kept"],
-        "suppressed": summary["suppressed"],
-        "keptRules": [f.rule_id for f in report.result.kept],
-        "suppressedBy": sorted({d.suppression_id for d in suppressed.values()}),
-        "memoryEntries": summary["memoryEntries"],
+        "findings": counts["total"],
+        "kept": counts["kept"],
+        "suppressed": counts["suppressed"],
+        "keptRules": [d.finding.rule_id for d in report.kept],
+        "suppressedBy": sorted(
+            {d.suppression.suppression_id for d in report.suppressed if d.suppression}
+        ),
+        "memoryEntries": counts["memoryEntries"],
     }
 
 
@@ -199,7 +201,7 @@ def pr_two(state: DemoState) -> Step:
     demo_pull = pull(2)
     report = review_pull(state, demo_pull)
     facts = _review_facts(report)
-    kept = "; ".join(_finding_line(f) for f in report.result.kept) or "none"
+    kept = "; ".join(_finding_line(f) for f in (d.finding for d in report.kept)) or "none"
     return Step(
         key="pr2",
         act=1,
@@ -257,7 +259,7 @@ def pr_three(state: DemoState) -> Step:
         f"{facts['suppressed']} suppressed",
         lines=(
             "kept: "
-            + "; ".join(_finding_line(f) for f in report.result.kept)
+            + "; ".join(_finding_line(f) for f in (d.finding for d in report.kept))
             + " — its suppression expired, so it is back.",
             f"memory for this change: {wontfix} won't-fix (the CSV report) for a reviewer's "
             "prompt; `riverbed context` prints it.",

@@ -83,7 +83,10 @@ def _suppression(decision: SuppressionDecision) -> dict[str, Any]:
 
 
 def _result(
-    finding: Finding, rule_index: int, decision: SuppressionDecision | None
+    finding: Finding,
+    rule_index: int,
+    decision: SuppressionDecision | None,
+    scope: tuple[str, str | None] | None = None,
 ) -> dict[str, Any]:
     result: dict[str, Any] = {
         "ruleId": finding.rule_id or "unknown",
@@ -100,6 +103,10 @@ def _result(
         properties["title"] = finding.title
     if finding.evidence:
         properties["evidence"] = list(finding.evidence)
+    if scope is not None:
+        properties["scope"] = scope[0]  # `change` or `outside` (the review's filter)
+        if scope[1] is not None:
+            result["baselineState"] = scope[1]
     result["properties"] = properties
     suppressions = [_producer_suppression(s) for s in finding.tool_suppressions]
     if decision is not None:
@@ -117,9 +124,15 @@ def _rule(finding: Finding) -> dict[str, Any]:
 
 
 def to_sarif(
-    findings: Sequence[Finding], result: SuppressionResult | None = None
+    findings: Sequence[Finding],
+    result: SuppressionResult | None = None,
+    *,
+    scopes: Sequence[tuple[str, str | None]] | None = None,
 ) -> dict[str, Any]:
-    """A SARIF 2.1.0 log with every finding, one run per tool, in input order."""
+    """A SARIF 2.1.0 log with every finding, one run per tool, in input order.
+
+    `scopes` gives each finding's review scope and baseline state (same order as `findings`).
+    """
     decisions = result.suppressed_by() if result is not None else {}
     runs: dict[str, dict[str, Any]] = {}
     rule_indexes: dict[str, dict[str, int]] = {}
@@ -138,7 +151,8 @@ def to_sarif(
         if rule_id not in rules:
             rules[rule_id] = len(rules)
             run["tool"]["driver"]["rules"].append(_rule(finding))
-        run["results"].append(_result(finding, rules[rule_id], decisions.get(position)))
+        scope = scopes[position] if scopes is not None else None
+        run["results"].append(_result(finding, rules[rule_id], decisions.get(position), scope))
     for run in runs.values():
         # §3.27.23: within a run, suppressions are null on every result or on none.
         if any("suppressions" in r for r in run["results"]):

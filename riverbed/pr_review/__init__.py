@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from riverbed.markdown_safe import escape_markdown, inline, unescape_markdown
 from riverbed.pr_review.annotations import Annotations, annotation_line, findings_annotations
+from riverbed.pr_review.assemble import review_view
 from riverbed.pr_review.body import (
     finding_line,
     inline_comment_body,
@@ -11,12 +12,19 @@ from riverbed.pr_review.body import (
     render_review_body,
 )
 from riverbed.pr_review.budget import GITHUB_BODY_LIMIT, text_length
-from riverbed.pr_review.diff import DiffIndex, FileDiff, Hunk, build_diff_index, parse_patch
+from riverbed.pr_review.diff import (
+    DiffIndex,
+    FileDiff,
+    Hunk,
+    build_diff_index,
+    diff_index,
+    parse_patch,
+)
 from riverbed.pr_review.model import (
     GuardSkip,
     ResurfaceNote,
     ReviewFinding,
-    ReviewReport,
+    ReviewView,
     SuppressedFinding,
     SuppressionInEffect,
 )
@@ -44,12 +52,13 @@ __all__ = [
     "PostedComment",
     "ResurfaceNote",
     "ReviewFinding",
-    "ReviewReport",
     "ReviewState",
+    "ReviewView",
     "SuppressedFinding",
     "SuppressionInEffect",
     "annotation_line",
     "build_diff_index",
+    "diff_index",
     "escape_markdown",
     "finding_line",
     "findings_annotations",
@@ -64,6 +73,7 @@ __all__ = [
     "render_job_summary",
     "render_review_body",
     "review_state",
+    "review_view",
     "target_for",
     "text_length",
     "unchanged_since_last_review",

@@ -1,27 +1,25 @@
-"""Turn review memory and suppression decisions into the ReviewReport the review text shows."""
+"""Turn one ReviewResult into the ReviewView the review text shows (display rows only)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from riverbed.expiry import effective_expiry
+from riverbed.globs import glob_match
 from riverbed.model import Entry, context, entry_title, metadata, related_files
 from riverbed.pr_review.model import (
     GuardSkip,
     ResurfaceNote,
     ReviewFinding,
-    ReviewReport,
+    ReviewView,
     SuppressedFinding,
     SuppressionInEffect,
 )
 
 if TYPE_CHECKING:
     from riverbed.findings.model import Finding
-    from riverbed.suppression import SuppressionResult
-
-#: Evidence status of a finding ("verified" | "not_found" | "not_checkable"), or None.
-EvidenceOf = Callable[["Finding"], "str | None"]
+    from riverbed.review import Decision, ReviewResult
 
 
 def review_finding(finding: Finding, evidence: str | None = None) -> ReviewFinding:
@@ -72,61 +70,47 @@ def suppression_in_effect(entry: Entry) -> SuppressionInEffect:
     )
 
 
-def resurface_notes(
-    suppressions: Iterable[Entry],
-    changed_files: Sequence[str],
-    should_resurface: Callable[[Entry, Sequence[str]], bool],
-    match_file: Callable[[str, str], bool],
-) -> tuple[ResurfaceNote, ...]:
-    """One note per suppression whose related files this PR changes."""
-    notes: list[ResurfaceNote] = []
-    for entry in suppressions:
-        if not should_resurface(entry, changed_files):
-            continue
-        related = related_files(entry)
-        hit = tuple(c for c in changed_files if any(match_file(r, c) for r in related))
-        notes.append(ResurfaceNote(str(entry.get("id", "?")), entry_title(entry), hit))
-    return tuple(notes)
+def resurface_note(entry: Entry, changed_files: Sequence[str]) -> ResurfaceNote:
+    """A "still valid?" note naming the changed files the suppression relates to."""
+    related = related_files(entry)
+    hit = tuple(c for c in changed_files if any(glob_match(r, c) for r in related))
+    return ResurfaceNote(str(entry.get("id", "?")), entry_title(entry), hit)
 
 
-def build_report(
-    *,
-    phase: str | None,
-    findings: Sequence[Finding],
-    result: SuppressionResult,
-    suppressions: Sequence[Entry],
-    resurfaced: tuple[ResurfaceNote, ...] = (),
-    evidence_of: EvidenceOf | None = None,
-    notes: Sequence[str] = (),
-) -> ReviewReport:
-    """Everything the review says, from the suppression result (no text yet)."""
+def _view(decision: Decision) -> ReviewFinding:
+    evidence = decision.evidence
+    shown = evidence.status if evidence is not None and decision.finding.evidence else None
+    return review_finding(decision.finding, shown)
 
-    def view(finding: Finding) -> ReviewFinding:
-        return review_finding(finding, evidence_of(finding) if evidence_of else None)
 
-    suppressed_by = result.suppressed_by()
+def review_view(result: ReviewResult, notes: Iterable[str] = ()) -> ReviewView:
+    """Everything the review says, from the pipeline's result (no text yet)."""
     suppressed = tuple(
         SuppressedFinding(
-            view(decision.finding),
-            decision.suppression_id,
-            decision.feedback_type or "unspecified",
-            decision.justification,
+            _view(d),
+            d.suppression.suppression_id,
+            d.suppression.feedback_type or "unspecified",
+            d.suppression.justification,
         )
-        for _index, decision in sorted(suppressed_by.items())
+        for d in result.suppressed
+        if d.suppression is not None
     )
-    suppressed_indexes = set(suppressed_by)
     guard = tuple(
-        GuardSkip(view(d.finding), d.suppression_id, d.feedback_type or "unspecified", d.reason)
-        for d in result.skipped
-        if d.finding_index not in suppressed_indexes
+        GuardSkip(_view(d), s.suppression_id, s.feedback_type or "unspecified", s.reason)
+        for d in result.guard_skipped
+        for s in d.guard_skips
     )
-    return ReviewReport(
-        phase=phase,
-        findings_in=len(findings),
-        kept=tuple(view(f) for f in result.kept),
+    changed = result.change.paths if result.change is not None else ()
+    return ReviewView(
+        phase=result.phase,
+        findings_in=len(result.decisions),
+        kept=tuple(_view(d) for d in result.kept),
         suppressed=suppressed,
         guard_skips=guard,
-        suppressions=tuple(suppression_in_effect(e) for e in suppressions),
-        resurfaced=resurfaced,
-        notes=tuple(notes),
+        suppressions=tuple(suppression_in_effect(e) for e in result.suppressions),
+        resurfaced=tuple(resurface_note(e, changed) for e in result.resurfaced),
+        notes=(*notes, *result.notes),
+        tool_suppressed=tuple(_view(d) for d in result.tool_suppressed),
+        outside=tuple(_view(d) for d in result.outside),
+        scope_line=result.scope_line(),
     )

@@ -8,16 +8,19 @@ from riverbed.markdown_safe import block, inline
 from riverbed.markers import format_finding_marker
 from riverbed.pr_review.budget import (
     GITHUB_BODY_LIMIT,
+    SUMMARY_LIMIT,
+    Measure,
     Section,
     fit_sections,
     render_sections,
     text_length,
+    utf8_length,
 )
 from riverbed.pr_review.model import (
     GuardSkip,
     ResurfaceNote,
     ReviewFinding,
-    ReviewReport,
+    ReviewView,
     SuppressedFinding,
     SuppressionInEffect,
 )
@@ -129,21 +132,26 @@ def _resurface_line(note: ResurfaceNote) -> str:
     )
 
 
-def _heading(report: ReviewReport) -> str:
+def _heading(report: ReviewView) -> str:
     return f"## riverbed review · {inline(report.phase or 'all phases', 40)} phase\n\n"
 
 
-def _notes(report: ReviewReport) -> str:
+def _notes(report: ReviewView) -> str:
     return "".join(f"\n{inline(note, 500)}\n" for note in report.notes)
 
 
-def _counts(report: ReviewReport) -> str:
-    return (
-        "| findings in | kept | suppressed | skipped by severity guard | resurfaced "
-        "| evidence not found |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n"
-        f"| {report.findings_in} | {len(report.kept)} | {len(report.suppressed)} "
+def _counts(report: ReviewView) -> str:
+    line = (
+        "| findings | outside the change | kept | suppressed | suppressed by the tool "
+        "| skipped by severity guard | resurfaced | evidence not found |\n"
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        f"| {report.findings_in} | {len(report.outside)} | {len(report.kept)} "
+        f"| {len(report.suppressed)} | {len(report.tool_suppressed)} "
         f"| {len(report.guard_skips)} | {len(report.resurfaced)} | {report.evidence_not_found} |\n"
     )
+    if report.scope_line:
+        line += f"\n{inline(report.scope_line, 300)}.\n"
+    return line
 
 
 def _count(n: int, noun: str) -> str:
@@ -163,29 +171,20 @@ def _placement_line(placement: Placement, max_inline: int) -> str:
     return ", ".join(parts) + ".\n"
 
 
+def _tool_line(finding: ReviewFinding) -> str:
+    return finding_line(finding, 300).removesuffix("\n") + " — suppressed by the tool\n"
+
+
 def _sections(
-    report: ReviewReport, listed: Sequence[ReviewFinding], listed_title: str
+    report: ReviewView,
+    listed: Sequence[ReviewFinding],
+    listed_title: str,
+    *,
+    with_outside: bool = False,
 ) -> list[Section]:
+    """The body's sections in priority order: memory first, then findings (cut from the end)."""
     phase = inline(report.phase or "any", 40)
     sections: list[Section] = []
-    if report.guard_skips:
-        sections.append(
-            Section(
-                "\n### Kept despite a matching suppression (severity guard)\n\n",
-                tuple(_guard_line(g) for g in report.guard_skips),
-                "guard notes",
-                priority=0,
-            )
-        )
-    if listed:
-        sections.append(
-            Section(
-                f"\n### {listed_title}\n\n",
-                tuple(finding_line(f) for f in listed),
-                "findings",
-                priority=1,
-            )
-        )
     head = f"\n### Suppressions in effect for this PR's files (phase: {phase})\n\n"
     if report.suppressions:
         table = (
@@ -193,37 +192,77 @@ def _sections(
             "| --- | --- | --- | --- | --- | --- | --- |\n"
         )
         rows = tuple(_suppression_row(s) for s in report.suppressions)
-        sections.append(Section(head + table, rows, "suppressions", priority=2))
+        sections.append(Section(head + table, rows, "suppressions"))
     else:
-        sections.append(Section(head, ("None.\n",), "suppressions", priority=2))
+        sections.append(Section(head, ("None.\n",), "suppressions"))
     if report.resurfaced:
         sections.append(
             Section(
                 "\n### Still valid? (suppressed files changed)\n\n",
                 tuple(_resurface_line(n) for n in report.resurfaced),
                 "resurface notes",
-                priority=3,
             )
+        )
+    if listed:
+        sections.append(
+            Section(f"\n### {listed_title}\n\n", tuple(finding_line(f) for f in listed), "findings")
         )
     if report.suppressed:
         count = len(report.suppressed)
         sections.append(
             Section(
-                f"\n<details><summary>{count} suppressed finding{'s' * (count != 1)}</summary>\n\n",
+                f"\n<details><summary>{_count(count, 'suppressed finding')}</summary>\n\n",
                 tuple(_suppressed_line(s) for s in report.suppressed),
                 "suppressed findings",
                 tail="\n</details>\n",
-                priority=4,
             )
         )
-    return sections
+    if report.guard_skips:
+        sections.append(
+            Section(
+                "\n### Kept despite a matching suppression (severity guard)\n\n",
+                tuple(_guard_line(g) for g in report.guard_skips),
+                "guard notes",
+            )
+        )
+    if report.tool_suppressed:
+        count = len(report.tool_suppressed)
+        sections.append(
+            Section(
+                f"\n<details><summary>{_count(count, 'finding')} suppressed by the tool"
+                "</summary>\n\n",
+                tuple(_tool_line(f) for f in report.tool_suppressed),
+                "findings suppressed by the tool",
+                tail="\n</details>\n",
+            )
+        )
+    if with_outside and report.outside:
+        count = len(report.outside)
+        sections.append(
+            Section(
+                f"\n<details><summary>{_count(count, 'finding')} outside the change</summary>\n\n",
+                tuple(finding_line(f, 300) for f in report.outside),
+                "findings outside the change",
+                tail="\n</details>\n",
+            )
+        )
+    return [Section(s.head, s.items, s.noun, s.tail, priority=i) for i, s in enumerate(sections)]
 
 
-def _compose(top: str, sections: list[Section], bottom: str, limit: int) -> tuple[str, int]:
-    fitted, cut = fit_sections(text_length(top) + text_length(bottom) + 120, sections, limit)
+def _compose(
+    top: str,
+    sections: list[Section],
+    bottom: str,
+    limit: int,
+    *,
+    measure: Measure = text_length,
+    where: str = "the job summary and the SARIF output have everything",
+) -> tuple[str, int]:
+    fitted, cut = fit_sections(
+        measure(top) + measure(bottom) + 160, sections, limit, measure=measure
+    )
     cut_line = (
-        f"\n**{cut} items were cut** to keep this under {limit:,} characters "
-        "(the job summary and the SARIF output have everything).\n"
+        f"\n**{cut} items were cut** to keep this under {limit:,} characters ({where}).\n"
         if cut
         else ""
     )
@@ -231,7 +270,7 @@ def _compose(top: str, sections: list[Section], bottom: str, limit: int) -> tupl
 
 
 def render_review_body(
-    report: ReviewReport,
+    report: ReviewView,
     placement: Placement,
     state: ReviewState,
     *,
@@ -249,13 +288,13 @@ def render_review_body(
 
 
 def render_job_summary(
-    report: ReviewReport,
+    report: ReviewView,
     placement: Placement,
     status: Sequence[str],
     *,
     max_inline: int,
     list_all: bool,
-    limit: int = 500_000,
+    limit: int = SUMMARY_LIMIT,
 ) -> str:
     """The job summary: status lines (trusted Markdown: escape what they quote), counts, lists."""
     where = (
@@ -276,5 +315,8 @@ def render_job_summary(
     )
     listed = report.kept if list_all else placement.in_body
     title = "Kept findings" if list_all else "Findings not commented inline"
-    body, _cut = _compose(top, _sections(report, listed, title), "", limit)
+    sections = _sections(report, listed, title, with_outside=True)
+    body, _cut = _compose(
+        top, sections, "", limit, measure=utf8_length, where="the SARIF output has everything"
+    )
     return body

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 #: GitHub's limit for a review or comment body.
 GITHUB_BODY_LIMIT = 65_536
+#: GitHub's limit for one step's job summary: 1 MiB (of UTF-8), a little kept for the status.
+SUMMARY_LIMIT = 1024 * 1024 - 4096
+#: How a budget counts text.
+Measure = Callable[[str], int]
 
 
 def text_length(text: str) -> int:
     """Length as GitHub's limit counts it, conservatively: UTF-16 code units."""
     return len(text.encode("utf-16-le")) // 2
+
+
+def utf8_length(text: str) -> int:
+    """Length in UTF-8 bytes (the job summary's limit is in bytes)."""
+    return len(text.encode("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -31,18 +40,18 @@ def cut_note(count: int, noun: str, limit: int) -> str:
 
 
 def fit_sections(
-    fixed: int, sections: Sequence[Section], limit: int
+    fixed: int, sections: Sequence[Section], limit: int, *, measure: Measure = text_length
 ) -> tuple[list[tuple[Section, int]], int]:
     """How many items of each section fit: [(section, kept count)] in input order, total cut."""
     budget = limit - fixed
     for section in sections:
-        budget -= text_length(section.head) + text_length(section.tail)
-        budget -= text_length(cut_note(10**9, section.noun, limit))
+        budget -= measure(section.head) + measure(section.tail)
+        budget -= measure(cut_note(10**9, section.noun, limit))
     kept = dict.fromkeys(range(len(sections)), 0)
     order = sorted(range(len(sections)), key=lambda i: sections[i].priority)
     for i in order:
         for item in sections[i].items:
-            size = text_length(item)
+            size = measure(item)
             if size > budget:
                 break
             budget -= size
@@ -57,9 +66,13 @@ def fit_sections(
 
 
 def render_sections(fitted: Sequence[tuple[Section, int]], limit: int) -> str:
-    """The sections as text, each with a cut note when items were left out."""
+    """The sections as text, each with a cut note; a section cut whole keeps only its note."""
     parts: list[str] = []
     for section, count in fitted:
+        if count == 0 and section.items:
+            # Never a heading over nothing: say what was cut instead.
+            parts.append(cut_note(len(section.items), section.noun, limit))
+            continue
         parts.append(section.head)
         parts.extend(section.items[:count])
         if count < len(section.items):

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from riverbed.change import patch_hunks
 from riverbed.errors import InputFormatError
 
-_HUNK_HEADER = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+if TYPE_CHECKING:
+    from riverbed.change import Change
 
 
 @dataclass(frozen=True)
@@ -43,57 +45,21 @@ class FileDiff:
         return first is not None and first == self._hunk_of.get(end)
 
 
-def _header(line: str, path: str) -> tuple[int, int, int]:
-    match = _HUNK_HEADER.match(line)
-    if not match:
-        raise InputFormatError(f"{path}: malformed hunk header {line[:80]!r} in the PR's patch")
-    old_count = int(match.group(2)) if match.group(2) is not None else 1
-    new_count = int(match.group(4)) if match.group(4) is not None else 1
-    return int(match.group(3)), old_count, new_count
-
-
 def parse_patch(patch: str, path: str = "<patch>") -> FileDiff:
     """Parse one file's unified-diff patch (as GitHub's PR files API serves it)."""
+    read = patch_hunks(patch, path)
+    return file_diff(path, read.spans, frozenset(read.added))
+
+
+def file_diff(path: str, spans: Iterable[tuple[int, int]], added: frozenset[int]) -> FileDiff:
+    """The commentable lines of a file from its hunks' new-side spans (the change's model)."""
     hunks: list[Hunk] = []
     hunk_of: dict[int, int] = {}
-    right: set[int] = set()
-    added: set[int] = set()
-    start = new_line = old_left = new_left = 0
-    in_hunk = False
-
-    def close() -> None:
-        if in_hunk:
-            hunks.append(Hunk(start, frozenset(right), frozenset(added)))
-            for n in right:
-                hunk_of.setdefault(n, len(hunks) - 1)
-
-    for raw in patch.split("\n"):
-        line = raw.removesuffix("\r")
-        if line.startswith("@@"):
-            close()
-            start, old_left, new_left = _header(line, path)
-            new_line = start
-            right, added = set(), set()
-            in_hunk = True
-        elif not in_hunk or line.startswith("\\"):
-            continue  # preamble (diff --git, ---/+++) or "\ No newline at end of file"
-        elif old_left <= 0 and new_left <= 0:
-            # Past the end the header announced: only an empty trailing line may follow.
-            if line:
-                raise InputFormatError(f"{path}: diff line {line[:80]!r} outside any hunk")
-        elif line.startswith("+"):
-            right.add(new_line)
-            added.add(new_line)
-            new_line, new_left = new_line + 1, new_left - 1
-        elif line.startswith("-"):
-            old_left -= 1
-        elif line.startswith(" ") or line == "":
-            # An empty line is a context line whose leading space was stripped by some tool.
-            right.add(new_line)
-            new_line, old_left, new_left = new_line + 1, old_left - 1, new_left - 1
-        else:
-            raise InputFormatError(f"{path}: unexpected diff line {line[:80]!r} in the PR's patch")
-    close()
+    for first, last in spans:
+        right = frozenset(range(first, last + 1))
+        hunks.append(Hunk(first, right, frozenset(n for n in added if first <= n <= last)))
+        for n in right:
+            hunk_of.setdefault(n, len(hunks) - 1)
     return FileDiff(path, tuple(hunks), hunk_of)
 
 
@@ -123,3 +89,8 @@ def build_diff_index(changed: Iterable[tuple[str, str | None]]) -> DiffIndex:
             files[path] = FileDiff(path, ())
             unparsed.append(path)
     return DiffIndex(files, tuple(unparsed))
+
+
+def diff_index(change: Change) -> DiffIndex:
+    """The commentable lines of a change (files without known lines have none)."""
+    return DiffIndex({path: file_diff(path, f.hunks, f.added) for path, f in change.files.items()})

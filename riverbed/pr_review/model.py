@@ -1,4 +1,4 @@
-"""What a PR review is made of: findings to place, suppression decisions, memory in effect."""
+"""The rows a PR review shows, made from one ReviewResult (display only: no decisions here)."""
 
 from __future__ import annotations
 
@@ -69,17 +69,22 @@ class ResurfaceNote:
 
 
 @dataclass(frozen=True)
-class ReviewReport:
-    """Everything the review body and job summary say, decided before any text is written."""
+class ReviewView:
+    """What the review body and job summary show, derived from one ReviewResult."""
 
     phase: str | None
     findings_in: int
-    kept: tuple[ReviewFinding, ...]
+    kept: tuple[ReviewFinding, ...]  # in scope only: these are posted, listed and counted
     suppressed: tuple[SuppressedFinding, ...] = ()
     guard_skips: tuple[GuardSkip, ...] = ()
     suppressions: tuple[SuppressionInEffect, ...] = ()
     resurfaced: tuple[ResurfaceNote, ...] = ()
     notes: tuple[str, ...] = field(default=())  # plain-text facts (restore source, caps, …)
+    #: In-scope findings the producing tool suppressed itself.
+    tool_suppressed: tuple[ReviewFinding, ...] = ()
+    #: Findings outside the change: counted (and listed only in the job summary).
+    outside: tuple[ReviewFinding, ...] = ()
+    scope_line: str | None = None
 
     @property
     def evidence_not_found(self) -> int:

@@ -110,12 +110,13 @@ def _pull(  # noqa: PLR0917 - private helper mirroring the builders' arguments
     head_ref: str,
     user: str,
     head_id: int | None,
+    base_sha: str | None = None,
 ) -> JSON:
     record = {
         "number": number,
         "id": 9_000_000 + number,
         "head_sha": head_sha,
-        "base_sha": fake_sha(f"base:{number}"),
+        "base_sha": base_sha or fake_sha(f"base:{number}"),
         "base_ref": base_ref,
         "head_ref": head_ref,
         "files": [],
@@ -141,10 +142,11 @@ def pull_request_event(
     repo: str = "demo",
     repository_id: int = 1001,
     api_url: str = _DEFAULT_API,
+    base_sha: str | None = None,
 ) -> JSON:
     """A `pull_request` payload; a `head_repository_id` other than the repo's is a fork."""
     site = _site(owner, repo, repository_id, api_url)
-    pull = _pull(site, number, head_sha, base_ref, head_ref, user, head_repository_id)
+    pull = _pull(site, number, head_sha, base_ref, head_ref, user, head_repository_id, base_sha)
     return {
         "action": action,
         "number": number,

@@ -10,7 +10,7 @@ from riverbed.pr_review import (
     GuardSkip,
     ResurfaceNote,
     ReviewFinding,
-    ReviewReport,
+    ReviewView,
     SuppressedFinding,
     SuppressionInEffect,
     build_diff_index,
@@ -40,7 +40,7 @@ def finding(fp: str, line: int | None = 2, message: str = "bad thing", **kw: str
     )
 
 
-def report(**kw: object) -> ReviewReport:
+def report(**kw: object) -> ReviewView:
     base: dict[str, object] = {
         "phase": "midstream",
         "findings_in": 4,
@@ -70,10 +70,10 @@ def report(**kw: object) -> ReviewReport:
         "resurfaced": (ResurfaceNote("supp-a", "old noise", ("src/app.py",)),),
     }
     base.update(kw)
-    return ReviewReport(**base)  # type: ignore[arg-type]
+    return ReviewView(**base)  # type: ignore[arg-type]
 
 
-def render(rep: ReviewReport, limit: int = GITHUB_BODY_LIMIT) -> str:
+def render(rep: ReviewView, limit: int = GITHUB_BODY_LIMIT) -> str:
     placement = place_findings(rep.kept, DIFF, max_inline=30)
     state = review_state(rep.phase, [f.fingerprint for f in rep.kept], ["supp-a"])
     return render_review_body(rep, placement, state, max_inline=30, limit=limit)
@@ -82,7 +82,8 @@ def render(rep: ReviewReport, limit: int = GITHUB_BODY_LIMIT) -> str:
 def test_body_has_every_part() -> None:
     body = render(report())
     assert body.startswith("## riverbed review · midstream phase")
-    assert "| 4 | 2 | 1 | 1 | 1 | 0 |" in body
+    # findings/outside/kept/suppressed/by the tool/guard/resurfaced/evidence not found
+    assert "| 4 | 0 | 2 | 1 | 0 | 1 | 1 | 0 |" in body
     assert "1 inline comment, 1 finding outside the diff." in body
     assert "Suppressions in effect for this PR's files (phase: midstream)" in body
     assert "| <code>supp\\-a</code> | file | false\\_positive |" in body
@@ -120,8 +121,14 @@ def test_huge_inputs_fit_and_cuts_are_counted() -> None:
     assert cut is not None
     shown = sum(1 for ln in body.splitlines() if ln.startswith(("- ", "| <code>")))
     assert int(cut.group(1)) + shown == 400 + 400 + 3  # kept, suppressed, guard/table/resurface
-    assert body.count("</details>") == 1
-    assert re.search(r"… \d+ more suppressed findings cut", body)
+    # Memory first: the suppressions table and "Still valid?" survive whole; findings follow.
+    assert "| <code>supp\\-a</code> |" in body and "### Still valid?" in body
+    assert body.index("### Suppressions in effect") < body.index("### Still valid?")
+    assert body.index("### Still valid?") < body.index("### Findings not commented inline")
+    # What did not fit at all is named and counted, never an empty heading.
+    assert "<details>" not in body and "### Kept despite" not in body
+    assert "… 400 more suppressed findings cut" in body
+    assert "… 1 more guard notes cut" in body
     inline_body = inline_comment_body(finding("x", message=big))
     assert text_length(inline_body) < 5000
 

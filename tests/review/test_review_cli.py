@@ -27,11 +27,12 @@ def test_review_suppress_review_on_real_ruff(ruff_sarif: Path) -> None:
     )
     assert before.returncode == 1, before.stderr
     assert (
-        "4 findings read from ruff.sarif (sarif): "
-        "4 kept, 0 suppressed, 0 skipped by the severity guard" in before.stdout
+        "4 findings read from ruff.sarif (sarif); in the change (filter-mode file): "
+        "4 kept, 0 suppressed, 0 suppressed by the tool, 0 skipped by the severity guard"
+        in before.stdout
     )
     assert f"no memory index at {INDEX}; reviewing without memory" in before.stderr
-    assert "failing: 4 kept findings at or above major" in before.stderr
+    assert "failing: 4 kept findings in the change at or above major" in before.stderr
     data = json.loads(
         riverbed(
             "review", "--findings", "ruff.sarif", "--changed-files", "mod.py", "--json", cwd=cwd
@@ -91,13 +92,13 @@ def test_review_suppress_review_on_real_ruff(ruff_sarif: Path) -> None:
     assert after.returncode == 0, after.stderr
     out = after.stdout
     assert (
-        "4 findings read from ruff.sarif (sarif): "
-        "2 kept, 2 suppressed, 1 skipped by the severity guard" in out
+        "4 findings read from ruff.sarif (sarif); in the change (filter-mode file): "
+        "2 kept, 2 suppressed, 0 suppressed by the tool, 1 skipped by the severity guard" in out
     )
     assert f"by {rule_id} (rule E711 and path glob '*.py' match)" in out
     assert "major findings are only suppressed by feedbackType accepted_risk" in out
     assert "resurfaced (related files changed in this change; still valid?):" in out
-    assert "wrote all 4 findings to out/all.sarif (2 marked suppressed)" in out
+    assert "wrote all 4 findings to out/all.sarif (2 marked suppressed, each with its scope)" in out
     table = out.split("\n\n")[0].splitlines()
     assert table[0].split() == ["severity", "rule", "location", "message", "fingerprint"]
     assert [row.split()[1] for row in table[1:]] == ["F401", "F841"]
@@ -145,7 +146,10 @@ def test_review_json_and_changed_files_from(ruff_sarif: Path) -> None:
 def test_review_needs_exactly_one_source_of_changed_files(ruff_sarif: Path) -> None:
     cwd = ruff_sarif.parent
     missing = riverbed("review", "--findings", "ruff.sarif", cwd=cwd)
-    assert missing.returncode == 2 and "one of the arguments --changed-files" in missing.stderr
+    assert (
+        missing.returncode == 2
+        and "one of the arguments --base --diff --changed-files" in missing.stderr
+    )
     both = riverbed(
         "review", "--findings", "ruff.sarif", "--changed-files", "a", "--base", "main", cwd=cwd
     )
@@ -190,7 +194,7 @@ def test_review_base_uses_git_diff(ruff_sarif: Path) -> None:
     data = json.loads(done.stdout)
     assert [e["relatedFiles"] for e in data["resurfaced"]] == [["mod.py"]]
     bad = riverbed("review", "--findings", "ruff.sarif", "--base", "no-such-branch", cwd=cwd)
-    assert bad.returncode == 2 and "`git merge-base no-such-branch HEAD` failed" in bad.stderr
+    assert bad.returncode == 2 and "`git diff no-such-branch...HEAD` failed" in bad.stderr
     dash = riverbed("review", "--findings", "ruff.sarif", "--base=--output=x", cwd=cwd)
     assert dash.returncode == 2 and "is not a git revision" in dash.stderr
 
@@ -293,6 +297,8 @@ def test_river_findings_with_evidence(tmp_path: Path) -> None:
             "river.json",
             "--changed-files",
             "x",
+            "--filter-mode",
+            "nofilter",
             "--workspace",
             ".",
             "--json",

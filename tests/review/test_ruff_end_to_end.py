@@ -14,6 +14,7 @@ from riverbed import (
     load_memory,
     read_findings,
 )
+from riverbed.change import change_from_files
 from riverbed.findings import FINGERPRINT_KEY, to_sarif
 from riverbed.jsonformat import dumps_js
 from riverbed.review import review_findings
@@ -107,20 +108,45 @@ def test_review_findings_reports_resurfacing_and_evidence(ruff_sarif: Path) -> N
     index = load_memory(index_path)
     # mod.py not in the change: the suppression still applies (its finding is in play) but
     # does not resurface.
-    quiet = review_findings(findings, index, changed_files=["other.py"], now=NOW, workspace=workdir)
-    assert quiet.summary()["suppressed"] == 1 and quiet.resurfaced == ()
-    loud = review_findings(findings, index, changed_files=["mod.py"], now=NOW, workspace=workdir)
+    quiet = review_findings(
+        findings,
+        index,
+        change=change_from_files(["other.py"]),
+        filter_mode="nofilter",
+        now=NOW,
+        workspace=workdir,
+    )
+    assert quiet.counts()["suppressed"] == 1 and quiet.resurfaced == ()
+    # Under the default (file scope for a names-only change) nothing of mod.py is in scope.
+    scoped = review_findings(findings, index, change=change_from_files(["other.py"]), now=NOW)
+    assert scoped.counts()["outside"] == 4 and scoped.kept == ()
+    loud = review_findings(
+        findings, index, change=change_from_files(["mod.py"]), now=NOW, workspace=workdir
+    )
     assert [e["context"]["fingerprint"] for e in loud.resurfaced] == [findings[0].fingerprint]
-    assert loud.summary() == {
+    counts = loud.counts()
+    tally = {"kept": 3, "suppressed": 1, "suppressedByTool": 0, "skippedByGuard": 0}
+    assert counts == {
         "findings": 4,
-        "kept": 3,
-        "suppressed": 1,
-        "skippedByGuard": 0,
+        **tally,
+        "outside": 0,
+        "total": 4,
+        "scope": {
+            "change": {"findings": 4, **tally},
+            "outside": {
+                "findings": 0,
+                "kept": 0,
+                "suppressed": 0,
+                "suppressedByTool": 0,
+                "skippedByGuard": 0,
+            },
+        },
+        "filterMode": "file",
         "suppressionsInEffect": 1,
         "suppressionsUsed": 1,
         "resurfaced": 1,
         "memoryEntries": 1,
         "evidence": {"verified": 0, "not_found": 0, "not_checkable": 4},
     }
-    assert [f.rule_id for f in loud.kept_at_or_above("major")] == ["F401", "F841", "E711"]
-    assert loud.kept_at_or_above("none") == []
+    assert [d.finding.rule_id for d in loud.failing("major")] == ["F401", "F841", "E711"]
+    assert loud.failing("none") == ()

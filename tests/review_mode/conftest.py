@@ -101,6 +101,32 @@ def suppression(
     )
 
 
+def git(cwd: Path, *args: str) -> str:
+    """Run git in `cwd` (no user config), returning stdout."""
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    done = subprocess.run(
+        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True, timeout=60
+    )
+    return done.stdout
+
+
+def commit_all(workspace: Path, message: str) -> str:
+    """Commit everything in the workspace (a repository is made on first use); the new sha."""
+    if not (workspace / ".git").exists():
+        git(workspace, "init", "-q", "-b", "main")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "--allow-empty", "-m", message)
+    return git(workspace, "rev-parse", "HEAD").strip()
+
+
 @dataclass
 class Run:
     """One finished run of the entrypoint."""
@@ -138,14 +164,24 @@ class ReviewSite:
         doc = {"issues": issues, "summary": {"total": len(issues)}}
         (self.workspace / name).write_text(json.dumps(doc), encoding="utf-8")
 
-    def write_memory(self, entries: list[dict[str, Any]]) -> None:
+    base_sha: str | None = None
+
+    def write_memory(self, entries: list[dict[str, Any]], *, on_base: bool = True) -> None:
+        """The index in the workspace; `on_base` also commits it as the PR's base commit."""
         self.index_path.parent.mkdir(parents=True, exist_ok=True)
         self.index_path.write_bytes(dumps_js({"version": "1", "entries": entries}))
+        if on_base:
+            self.base_sha = commit_all(self.workspace, "base")
+
+    def commit_base(self, message: str) -> None:
+        """Commit the workspace as it is and make that the PR's base commit."""
+        self.base_sha = commit_all(self.workspace, message)
 
     def run(self, **inputs: str) -> Run:
         self.runs += 1
         paths = RunnerPaths.under(self.root / f"run{self.runs}", workspace=self.workspace)
-        paths.write_event(pull_request_event(7, HEAD_SHA, api_url=self.gh.api_url))
+        event = pull_request_event(7, HEAD_SHA, api_url=self.gh.api_url, base_sha=self.base_sha)
+        paths.write_event(event)
         env = {
             "PATH": os.environ.get("PATH", ""),
             "PYTHONPATH": os.environ.get("PYTHONPATH", str(REPO)),
@@ -186,7 +222,9 @@ def site(gh: FakeGitHub, tmp_path: Path) -> Iterator[ReviewSite]:
             {"filename": "logo.png", "status": "added", "additions": 0, "deletions": 0},
         ],
     )
-    review_site = ReviewSite(gh, tmp_path)
+    # Every finding of these scenarios is in src/app.py: file scope shows them all, as before
+    # filter modes existed; tests of the modes themselves set filter-mode per run.
+    review_site = ReviewSite(gh, tmp_path, inputs={"filter-mode": "file"})
     (review_site.workspace / "src").mkdir(parents=True)
     (review_site.workspace / "src/app.py").write_text("\n".join(APP_LINES) + "\n")
     yield review_site

@@ -77,7 +77,8 @@ def test_review_is_posted_with_memory_applied(site: Any) -> None:
 
     body = request["body"]
     assert body.startswith("## riverbed review · midstream phase")
-    assert "| 6 | 4 | 2 | 1 | 3 | 1 |" in body  # in/kept/suppressed/guard/resurfaced/evidence
+    # findings/outside/kept/suppressed/by the tool/guard/resurfaced/evidence not found
+    assert "| 6 | 0 | 4 | 2 | 0 | 1 | 3 | 1 |" in body
     assert "3 inline comments, 1 finding outside the diff." in body
     assert "supp\\-mid" in body and "supp\\-any" in body and "supp\\-up" not in body
     assert "major findings are only suppressed by feedbackType accepted\\_risk" in body
@@ -166,7 +167,7 @@ def test_fail_on_reached_exits_1(site: Any) -> None:
     assert run.code == 1
     assert review_posts(site) == []
     assert "Nothing was commented inline: 3 findings on diff lines, 1 elsewhere." in run.summary
-    assert "fail-on major: 1 kept findings at or above it" in run.summary
+    assert "fail-on major: 1 kept findings in the change at or above it" in run.summary
     assert site.run(fail_on="critical", post_review="false").code == 0
 
 
