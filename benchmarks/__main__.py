@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks import cases, reference, review_cases
+from benchmarks import cases, reference, review_cases, scope_cases
 from benchmarks.cases import Row
 from benchmarks.generate import make_index
 from benchmarks.report import render, rows_as_json
@@ -61,6 +61,11 @@ def _steps(args: argparse.Namespace, runs: int, work: Path) -> dict[str, Callabl
             "expire": lambda: [cases.expire_all(big, work, runs)],
             "apply": lambda: [review_cases.apply_at_scale(runs, 2_000 if args.quick else 10_000)],
             "review memory": lambda: [review_cases.review_memory(big, runs)],
+            "review scope": lambda: [
+                scope_cases.review_against_diff(
+                    runs, 2_000 if args.quick else 10_000, 400 if args.quick else 2_000
+                )
+            ],
             "status": lambda: [review_cases.status_view(big, runs)],
             "hostile globs": lambda: review_cases.hostile_globs(runs),
             "cold start": lambda: cases.cold_start(small, runs),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from riverbed.testing.fake_github import FakeGitHub
 from riverbed.testing.runner_env import RunnerPaths, runner_env
 
 REPO = Path(__file__).resolve().parents[2]
+REALWORLD = REPO / "tests/fixtures/realworld"
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 HEAD_SHA = "a" * 40
 APP_LINES = [f"line {n}" for n in range(1, 61)]
@@ -165,6 +167,7 @@ class ReviewSite:
         (self.workspace / name).write_text(json.dumps(doc), encoding="utf-8")
 
     base_sha: str | None = None
+    head_sha: str = HEAD_SHA
 
     def write_memory(self, entries: list[dict[str, Any]], *, on_base: bool = True) -> None:
         """The index in the workspace; `on_base` also commits it as the PR's base commit."""
@@ -177,10 +180,32 @@ class ReviewSite:
         """Commit the workspace as it is and make that the PR's base commit."""
         self.base_sha = commit_all(self.workspace, message)
 
+    def git(self, *args: str) -> str:
+        """git in the workspace."""
+        return git(self.workspace, *args)
+
+    def open_pull(self, memory: list[dict[str, Any]]) -> list[str]:
+        """Commit the base (with `memory`), apply change.patch on a branch, open PR #7."""
+        self.write_memory(memory)
+        self.git("checkout", "-q", "-b", "feature")
+        self.git("apply", str(REALWORLD / "change.patch"))
+        self.head_sha = commit_all(self.workspace, "change")
+        names = self.git("diff", "--name-only", "main...HEAD").split()
+        files = []
+        for name in names:
+            text = self.git("diff", "--no-color", "main...HEAD", "--", name)
+            patch = text[text.index("@@") :].rstrip("\n")  # as the PR files API serves it
+            files.append({"filename": name, "status": "modified", "patch": patch})
+        self.gh.add_pull(7, self.head_sha, files=files)
+        shutil.copy(REALWORLD / "head.sarif", self.workspace / "ruff.sarif")
+        return names
+
     def run(self, **inputs: str) -> Run:
         self.runs += 1
         paths = RunnerPaths.under(self.root / f"run{self.runs}", workspace=self.workspace)
-        event = pull_request_event(7, HEAD_SHA, api_url=self.gh.api_url, base_sha=self.base_sha)
+        event = pull_request_event(
+            7, self.head_sha, api_url=self.gh.api_url, base_sha=self.base_sha
+        )
         paths.write_event(event)
         env = {
             "PATH": os.environ.get("PATH", ""),
@@ -229,3 +254,12 @@ def site(gh: FakeGitHub, tmp_path: Path) -> Iterator[ReviewSite]:
     (review_site.workspace / "src/app.py").write_text("\n".join(APP_LINES) + "\n")
     yield review_site
     assert gh.schema_problems == []  # every exchange was as GitHub documents it
+
+
+@pytest.fixture
+def realworld(gh: FakeGitHub, tmp_path: Path) -> Iterator[ReviewSite]:
+    """A workspace holding vendored h11 0.9.0 (hundreds of ruff findings), no PR yet."""
+    review_site = ReviewSite(gh, tmp_path)
+    shutil.copytree(REALWORLD / "h11-0.9.0", review_site.workspace)
+    yield review_site
+    assert gh.schema_problems == []
