@@ -53,6 +53,7 @@ def baseline_entry(
     ctx: dict[str, object] = {
         "kind": BASELINE_KIND,
         "fingerprintAlgo": "v1",
+        "digest": digest,
         "fingerprints": fingerprints,
         "findings": len(findings),
     }
@@ -76,6 +77,20 @@ def baseline_entry(
         "context": ctx,
         "expiresAt": format_timestamp(now + BASELINE_LIFETIME),
     }
+
+
+def same_baseline(entry: Entry, other: Entry) -> bool:
+    """True when two baseline entries hold the same fingerprints (by digest)."""
+    digest = context(entry).get("digest")
+    return isinstance(digest, str) and digest == context(other).get("digest")
+
+
+def retired(entry: Entry) -> Entry:
+    """A superseded baseline without its fingerprint list: the index keeps a small stub."""
+    ctx = {k: v for k, v in context(entry).items() if k != "fingerprints"}
+    values = context(entry).get("fingerprints")
+    ctx["fingerprintsDropped"] = len(values) if isinstance(values, list) else 0
+    return {**entry, "context": ctx}
 
 
 def current_baselines(index: Index, now: datetime) -> list[Entry]:

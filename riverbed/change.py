@@ -79,7 +79,9 @@ def finding_scope(finding: Finding, change: Change | None, mode: FilterMode) -> 
         return "change"
     if not finding.file:
         return "outside"
-    changed = change.files.get(normalize_path(finding.file))
+    changed = change.files.get(finding.file)  # readers already normalise: the common case
+    if changed is None and ("\\" in finding.file or finding.file.startswith("./")):
+        changed = change.files.get(normalize_path(finding.file))
     if changed is None:
         return "outside"
     if mode == "file" or not changed.lines_known:

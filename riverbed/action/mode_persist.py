@@ -2,17 +2,42 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from riverbed.action.baseline_input import persist_baseline
 from riverbed.action.context import ActionContext
 from riverbed.action.eval_input import fail_on_regression, persist_evals
-from riverbed.action.memory_job import run_memory_job, write_outputs
+from riverbed.action.memory_job import Appender, AppendOutcome, run_memory_job, write_outputs
 from riverbed.action.summary import render_summary
+
+
+def _appender(context: ActionContext) -> Appender | None:
+    """Eval results and, with `findings` set, the default branch's findings baseline."""
+    steps: list[Appender] = []
+    if context.config.eval_results:
+        steps.append(persist_evals)
+    if context.config.findings is not None:
+        steps.append(persist_baseline)
+    if len(steps) <= 1:
+        return steps[0] if steps else None
+
+    def both(context: ActionContext, index_path: Path) -> AppendOutcome:
+        first, second = (step(context, index_path) for step in steps)
+        return AppendOutcome(
+            appended=first.appended + second.appended,
+            unchanged=first.unchanged + second.unchanged,
+            markdown=first.markdown + second.markdown,
+            outputs={**first.outputs, **second.outputs},
+            regressions=first.regressions + second.regressions,
+        )
+
+    return both
 
 
 def run(context: ActionContext) -> int:
     """Run persist mode; returns the exit code (1 on an eval regression when asked to fail)."""
     strict = fail_on_regression(context)  # a bad value fails before anything is restored
-    append = persist_evals if context.config.eval_results else None
-    report = run_memory_job(context, mode="persist", append=append)
+    report = run_memory_job(context, mode="persist", append=_appender(context))
     write_outputs(context, report)
     context.runner.append_summary(render_summary(report))
     for warning in report.warnings:

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "riverbed.cli.store_commands",
     "riverbed.cli.status_command",
     "riverbed.cli.review_command",
+    "riverbed.cli.baseline_command",
     "riverbed.cli.review_commands",
     "riverbed.cli.eval_commands",
     "riverbed.cli.agent_commands",

@@ -123,3 +123,38 @@ def test_bad_input_is_one_line_and_exit_2(
     assert done.returncode == 2, done.stdout
     assert message in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) <= 2  # the error (and a no-index warning)
+
+
+def test_baseline_record_then_review_against_memory(ruff_sarif: Path) -> None:
+    cwd = ruff_sarif.parent
+    recorded = riverbed(
+        "baseline", "record", "--findings", "ruff.sarif", "--branch", "main",
+        "--commit", "c" * 40, "--now", "2026-06-01T00:00:00Z", "--json", cwd=cwd,
+    )  # fmt: skip
+    assert recorded.returncode == 0, recorded.stderr
+    data = json.loads(recorded.stdout)
+    assert data["written"] and data["fingerprints"] == 4 and data["superseded"] == []
+    again = riverbed(
+        "baseline", "record", "--findings", "ruff.sarif", "--now", "2026-06-02T00:00:00Z", cwd=cwd
+    )
+    assert "already holds these fingerprints; nothing written" in again.stdout
+    review = riverbed(
+        "review", "--findings", "ruff.sarif", "--changed-files", "mod.py",
+        "--baseline", "memory", "--now", "2026-06-03T00:00:00Z", "--json", cwd=cwd,
+    )  # fmt: skip
+    assert review.returncode == 0, review.stderr
+    summary = json.loads(review.stdout)["summary"]
+    assert summary["baseline"] == {
+        "source": f"memory entry {data['entry']}",
+        "new": 0,
+        "unchanged": 4,
+    }
+    assert summary["kept"] == 0 and summary["outside"] == 4
+    # Past its expiry the recorded baseline no longer applies, and the review says so.
+    stale = riverbed(
+        "review", "--findings", "ruff.sarif", "--changed-files", "mod.py",
+        "--baseline", "memory", "--now", "2027-06-03T00:00:00Z", cwd=cwd,
+    )  # fmt: skip
+    assert stale.returncode == 2 and "holds no current baseline" in stale.stderr
+    bad = riverbed("baseline", "record", "--findings", "nope.sarif", cwd=cwd)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "nope.sarif" in bad.stderr

@@ -1,0 +1,67 @@
+"""Persist mode's baseline step: on the default branch, keep `findings` as memory's baseline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from riverbed.action.context import ActionContext
+from riverbed.action.memory_job import AppendOutcome
+from riverbed.findings import read_findings_file
+
+
+def default_branch(context: ActionContext) -> str | None:
+    """The repository's default branch, from the event payload."""
+    repository = context.event().get("repository")
+    name = repository.get("default_branch") if isinstance(repository, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
+def pushed_branch(context: ActionContext) -> str | None:
+    """The branch this run is on: GITHUB_REF_NAME, else the push payload's `refs/heads/…`."""
+    if context.config.ref_name:
+        return context.config.ref_name
+    ref = context.event().get("ref")
+    if isinstance(ref, str) and ref.startswith("refs/heads/"):
+        return ref.removeprefix("refs/heads/")
+    return None
+
+
+def persist_baseline(context: ActionContext, index_path: Path) -> AppendOutcome:
+    """On a push to the default branch, record the findings' fingerprints as the baseline."""
+    from riverbed.baseline_store import record_baseline
+
+    config = context.config
+    if config.findings is None:
+        return AppendOutcome()
+    branch, default = pushed_branch(context), default_branch(context)
+    if context.config.event_name != "push" or branch is None or branch != default:
+        why = (
+            f"baseline: not recorded (a {config.event_name} run on {branch or 'an unknown ref'}; "
+            f"only pushes to the default branch {default or '(unknown)'} record one)"
+        )
+        context.runner.info(why)
+        return AppendOutcome(markdown=f"\n{why}.\n")
+    fmt, findings = read_findings_file(
+        config.findings, root=config.workspace, on_warning=context.runner.warning
+    )
+    outcome = record_baseline(
+        index_path,
+        findings,
+        now=context.now,
+        author="riverbed-action",
+        branch=branch,
+        commit=config.sha,
+    )
+    entry_id = str(outcome.entry["id"])
+    if outcome.written:
+        line = f"baseline: recorded {entry_id} ({len(findings)} findings, {fmt}) for {branch}" + (
+            f"; superseded {', '.join(outcome.superseded)}" if outcome.superseded else ""
+        )
+    else:
+        line = f"baseline: {entry_id} already holds these findings; nothing written"
+    context.runner.info(line)
+    return AppendOutcome(
+        appended=(entry_id,) if outcome.written else (),
+        unchanged=() if outcome.written else (entry_id,),
+        markdown=f"\n{line}.\n",
+    )

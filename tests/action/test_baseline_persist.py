@@ -1,0 +1,61 @@
+"""Persist mode with `findings` on a default-branch push keeps the baseline in memory."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from action_support import ActionHarness, entry, index_bytes
+
+from riverbed.baseline import BASELINE_KIND
+from riverbed.store import validate_index
+from riverbed.testing.fake_github import FakeGitHub
+
+
+def _findings(harness: ActionHarness, *messages: str) -> None:
+    issues = [
+        {"ruleId": "R1", "file": "src/a.py", "line": n + 1, "message": m}
+        for n, m in enumerate(messages)
+    ]
+    path = harness.workspace / "findings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"issues": issues}), encoding="utf-8")
+
+
+def _baselines(index: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in index["entries"] if e.get("context", {}).get("kind") == BASELINE_KIND]
+
+
+def test_push_records_supersedes_and_skips_identical(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    fake.add_artifact(files={"index.json": index_bytes(entry("existing"))})
+    _findings(harness, "one", "two")
+    run = harness.run(inputs={"findings": "findings.json"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    (first,) = _baselines(run.staged_index)
+    assert validate_index(run.staged_index) == []
+    assert len(first["context"]["fingerprints"]) == 2 and first["type"] == "review"
+    assert first["context"]["branch"] == "main" and "expiresAt" in first
+    assert "baseline: recorded" in run.summary and run.outputs["appended"] == "1"
+    # The same findings again: nothing written; new findings: the old baseline is superseded
+    # and keeps only a stub, so the index does not carry every push's fingerprints.
+    fake.add_artifact(files={"index.json": run.staged.read_bytes()})
+    same = harness.run(inputs={"findings": "findings.json"})
+    assert same.outputs["appended"] == "0" and "already holds these findings" in same.summary
+    fake.add_artifact(files={"index.json": same.staged.read_bytes()})
+    _findings(harness, "one", "two", "three")
+    newer = harness.run(inputs={"findings": "findings.json"})
+    old, new = _baselines(newer.staged_index)
+    assert old["status"] == "superseded" and old["supersededBy"] == new["id"]
+    assert "fingerprints" not in old["context"] and old["context"]["fingerprintsDropped"] == 2
+    assert len(new["context"]["fingerprints"]) == 3
+    assert validate_index(newer.staged_index) == []
+
+
+def test_other_events_do_not_record(harness: ActionHarness) -> None:
+    _findings(harness, "one")
+    run = harness.run(event="schedule", inputs={"mode": "persist", "findings": "findings.json"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert _baselines(run.staged_index) == []
+    assert "baseline: not recorded (a schedule run" in run.summary
