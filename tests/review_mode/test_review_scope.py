@@ -156,3 +156,18 @@ def test_cli_json_and_action_decide_the_same(site: Any) -> None:
         run.outputs["findings-suppressed"],
         run.outputs["findings-outside"],
     )
+
+
+def test_bad_scope_inputs_are_one_line_errors(site: Any) -> None:
+    scenario(site)
+    bad_mode = site.run(**{"filter-mode": "lines"})
+    assert bad_mode.code == 2 and review_posts(site) == []
+    assert "input filter-mode: 'lines' is not one of added, diff_context, file, nofilter" in (
+        bad_mode.stdout
+    )
+    missing = site.run(**{"baseline": "nope.sarif"})
+    assert missing.code == 2 and "input baseline: 'nope.sarif' is not a file" in missing.stdout
+    assert "Traceback" not in bad_mode.stderr + missing.stderr
+    empty = site.run(**{"baseline": "memory", "filter-mode": "file"})
+    assert empty.code == 0, empty.stderr
+    assert "memory holds no current baseline" in empty.stdout
