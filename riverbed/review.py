@@ -130,13 +130,14 @@ class ReviewResult:
             for d in outside
             if finding_scope(d.finding, self.change, self.effective_mode) != "change"
         )
-        reasons = []
-        if by_filter:
-            reasons.append(f"filter-mode {self.effective_mode}")
-        if unchanged:
-            reasons.append(f"{unchanged} unchanged since the baseline")
+        mode = f"filter-mode {self.effective_mode}"
+        if by_filter and unchanged:
+            # A finding can be both: the two counts may add up to more than the total.
+            why = f"{by_filter} by {mode}, {unchanged} unchanged since the baseline"
+        else:
+            why = mode if by_filter else f"{unchanged} unchanged since the baseline"
         noun = "finding" if len(outside) == 1 else "findings"
-        return f"{len(outside)} {noun} outside the change, not shown ({'; '.join(reasons)})"
+        return f"{len(outside)} {noun} outside the change, not shown ({why})"
 
     def counts(self) -> dict[str, Any]:
         """Counts for summaries, `--json` and action outputs (per scope)."""
