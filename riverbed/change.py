@@ -45,7 +45,8 @@ class Change:
     @property
     def file_level(self) -> bool:
         """True when no file's lines are known: `added` and `diff_context` act as `file`."""
-        return not any(f.lines_known for f in self.files.values())
+        # An empty change (a diff with nothing in it) is not names-only: nothing is in scope.
+        return bool(self.files) and not any(f.lines_known for f in self.files.values())
 
     @property
     def paths(self) -> tuple[str, ...]:

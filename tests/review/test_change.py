@@ -199,6 +199,13 @@ def test_scopes_nest(added: frozenset[int], first: int, length: int) -> None:
     assert inside[0] == touches
 
 
+def test_an_empty_diff_is_an_empty_change() -> None:
+    empty = parse_unified_diff("", source="nothing.diff")
+    assert empty.files == {} and not empty.file_level
+    assert empty.effective_mode("added") == "added"
+    assert finding_scope(_finding("a.py", 1), empty, "file") == "outside"
+
+
 def test_names_only_change_and_patches_without_lines() -> None:
     names = change_from_files(["./src/a.py", "", "b.py"])
     assert names.paths == ("src/a.py", "b.py") and names.file_level
