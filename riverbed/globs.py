@@ -204,6 +204,11 @@ def _pattern_info(pattern: str) -> tuple[str, str, Callable[[str], object] | Non
 _Glob = tuple[int, str, Callable[[str], object], T, str]
 
 
+def glob_matcher(pattern: str) -> Callable[[str], object] | None:
+    """The full-match test of a glob for normalized paths (None when `pattern` is a plain path)."""
+    return _pattern_info(pattern)[2]
+
+
 class GlobIndex(Generic[T]):
     """Patterns looked up by exact path and by literal directory prefix (no full scan)."""
 

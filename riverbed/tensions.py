@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Any, Final
 
 from riverbed.expiry import instant_or_none
-from riverbed.globs import glob_match, normalize_path
+from riverbed.globs import glob_matcher, normalize_path
 from riverbed.model import Entry, context, entry_tags, metadata, related_files
 
 GUIDANCE_TYPES: Final = ("pattern", "decision", "adr")
@@ -56,17 +56,42 @@ def suppression_rule(suppression: Entry) -> str | None:
     return ctx["ruleId"] if isinstance(ctx.get("ruleId"), str) else None
 
 
-def _tokens(entry: Entry) -> set[str]:
+def _tokens(entry: Entry, may_name: Callable[[str], object] | None = None) -> set[str]:
     words = {t.casefold() for t in entry_tags(entry)}
     for key in ("title", "content"):
-        if isinstance(entry.get(key), str):
-            words.update(t.strip(".:").casefold() for t in _TOKEN.findall(entry[key]))
+        text = entry.get(key)
+        if not isinstance(text, str) or (may_name is not None and not may_name(text.casefold())):
+            continue
+        # Texts repeat their words: each distinct token is cleaned once.
+        words.update({t.strip(".:").casefold() for t in set(_TOKEN.findall(text))})
     return words
+
+
+#: Rules past which one alternation of them costs more to build than it saves.
+_MAX_PREFILTER_RULES: Final = 2_000
+
+
+def _mentions(guidance: list[Entry], rules: set[str]) -> dict[str, list[int]]:
+    """Casefolded rule → positions of the guidance entries with it as a tag or a word."""
+    mentions: dict[str, list[int]] = {}
+    if not rules:
+        return mentions
+    may_name = None
+    if len(rules) <= _MAX_PREFILTER_RULES:
+        # casefold maps each character on its own, so a word that folds to a rule leaves the
+        # rule in the folded text: texts without any rule in them need no tokenizing.
+        may_name = re.compile("|".join(re.escape(rule) for rule in sorted(rules))).search
+    for position, entry in enumerate(guidance):
+        for token in _tokens(entry, may_name):
+            if token in rules:
+                mentions.setdefault(token, []).append(position)
+    return mentions
 
 
 def _literal_dir(path: str) -> str:
     """The directory part before the first wildcard: every path a glob matches starts with it."""
-    cut = min((i for i, c in enumerate(path) if c in "*?"), default=len(path))
+    star, mark = path.find("*"), path.find("?")
+    cut = len(path) if star < 0 and mark < 0 else min(i for i in (star, mark) if i >= 0)
     return path[: path.rfind("/", 0, cut) + 1]
 
 
@@ -88,58 +113,82 @@ class _Budget:
         return True
 
 
+#: A guidance file: as written, its owner, normalized, and its glob test (None: a plain path).
+_File = tuple[str, int, str, Callable[[str], object] | None]
+
+
 class _PathIndex:
     """Guidance files by literal directory, to find which can overlap a given path or glob."""
 
     def __init__(self, owners: Iterable[tuple[int, list[str]]]) -> None:
-        self.groups: dict[str, list[tuple[str, int]]] = {}
+        self.groups: dict[str, list[_File]] = {}
         for owner, paths in owners:
             for path in paths:
-                norm = normalize_path(path)
-                self.groups.setdefault(_literal_dir(norm), []).append((path, owner))
+                norm = normalize_path(path) if "\\" in path or path.startswith("./") else path
+                glob = glob_matcher(norm) if "*" in norm or "?" in norm else None
+                entry = (path, owner, norm, glob)
+                self.groups.setdefault(_literal_dir(norm), []).append(entry)
         self.keys = sorted(self.groups)
+        # Suppressions share their files and globs: candidates are gathered once per directory.
+        self._near: dict[str, list[_File]] = {}
 
-    def _candidates(self, path: str) -> Iterator[tuple[str, int]]:
-        lit = _literal_dir(normalize_path(path))
+    def _candidates(self, lit: str) -> list[_File]:
+        found = self._near.get(lit)
+        if found is not None:
+            return found
+        found = []
         # Others whose literal directory is a prefix of ours (they may match us) …
         for cut in [0, *(i + 1 for i, c in enumerate(lit) if c == "/")]:
             if lit[:cut] != lit:
-                yield from self.groups.get(lit[:cut], ())
+                found.extend(self.groups.get(lit[:cut], ()))
         # … and others whose literal directory starts with ours (we may match them).
         start = bisect.bisect_left(self.keys, lit)
         for key in self.keys[start:]:
             if not key.startswith(lit):
                 break
-            yield from self.groups[key]
+            found.extend(self.groups[key])
+        self._near[lit] = found
+        return found
 
     def overlaps(self, paths: list[str], budget: _Budget) -> dict[int, str]:
         """owner → how one of `paths` overlaps one of its files (equal, or a glob matching)."""
         found: dict[int, str] = {}
+        left = budget.left  # spent here without a call per comparison, written back below
         for a in paths:
-            for b, owner in self._candidates(a):
+            norm = normalize_path(a)
+            matches_a = glob_matcher(norm)
+            for b, owner, norm_b, matches_b in self._candidates(_literal_dir(norm)):
                 if owner in found:
                     continue
-                if not budget.spend():
-                    return found
-                if normalize_path(a) == normalize_path(b):
+                if left is not None:
+                    if left <= 0:
+                        budget.left, budget.exhausted = left, True
+                        return found
+                    left -= 1
+                # glob_match(a, b), then glob_match(b, a), on paths normalized once.
+                if norm == norm_b:
                     found[owner] = a
-                elif glob_match(a, b):
+                elif matches_a is not None and matches_a(norm_b) is not None:
                     found[owner] = f"{b} matches {a}"
-                elif glob_match(b, a):
+                elif matches_b is not None and matches_b(norm) is not None:
                     found[owner] = f"{a} matches {b}"
+        budget.left = left
         return found
 
 
 def _against_guidance(live: list[Entry], budget: _Budget) -> Iterator[dict[str, Any]]:
-    guidance = [e for e in live if e.get("type") in GUIDANCE_TYPES]
-    mentions: dict[str, list[int]] = {}
-    for position, entry in enumerate(guidance):
-        for token in _tokens(entry):
-            mentions.setdefault(token, []).append(position)
+    guidance: list[Entry] = []
+    suppressions: list[tuple[Entry, str | None]] = []
+    for entry in live:
+        kind = entry.get("type")
+        if kind in GUIDANCE_TYPES:
+            guidance.append(entry)
+        elif kind == "suppression":
+            suppressions.append((entry, suppression_rule(entry)))
+    mentions = _mentions(guidance, {rule.casefold() for _, rule in suppressions if rule})
     files = _PathIndex((p, related_files(e)) for p, e in enumerate(guidance))
-    for suppression in (e for e in live if e.get("type") == "suppression"):
+    for suppression, rule in suppressions:
         why: dict[int, str] = {}
-        rule = suppression_rule(suppression)
         if rule:
             why.update((p, f"same rule {rule}") for p in mentions.get(rule.casefold(), ()))
         for position, shared in files.overlaps(suppression_files(suppression), budget).items():
@@ -158,8 +207,10 @@ def _against_guidance(live: list[Entry], budget: _Budget) -> Iterator[dict[str, 
 def _competing(entries: list[Entry], live: list[Entry]) -> Iterator[dict[str, Any]]:
     claims: dict[str, set[str]] = {}
     for entry in entries:
-        if isinstance(entry.get("supersededBy"), str):
+        if "supersededBy" in entry and isinstance(entry["supersededBy"], str):
             claims.setdefault(entry["id"], set()).add(entry["supersededBy"])
+        if "context" not in entry:  # context(entry) is empty: it names nothing it supersedes
+            continue
         named = context(entry).get("supersedes")
         for old in [named] if isinstance(named, str) else named if isinstance(named, list) else []:
             if isinstance(old, str):
@@ -189,6 +240,8 @@ def _after(later: Entry, earlier: datetime | None) -> bool:
 def _resuppressed(
     entries: list[Entry], in_force: set[str], revoked: dict[str, str]
 ) -> Iterator[dict[str, Any]]:
+    if not revoked:  # nothing was revoked, so nothing can have come back
+        return
     by_key: dict[str, list[Entry]] = {}
     for entry in entries:
         if entry.get("type") == "suppression":
