@@ -110,13 +110,13 @@ def _context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-def _get(url: str, accept: str) -> tuple[str, bytes]:
+def _get(url: str, accept: str, timeout: float) -> tuple[str, bytes]:
     if urllib.parse.urlsplit(url).scheme not in ("https", "http"):
         raise ValueError(f"{url}: not an http(s) index")  # file: and others are pip's
     headers = {"Accept": accept, "User-Agent": "riverbed"}
     request = urllib.request.Request(url, headers=headers)  # noqa: S310 - scheme checked
     # urllib honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY from the environment.
-    with urllib.request.urlopen(request, timeout=60, context=_context()) as reply:  # noqa: S310
+    with urllib.request.urlopen(request, timeout=timeout, context=_context()) as reply:  # noqa: S310
         return reply.geturl(), reply.read()
 
 
@@ -126,12 +126,14 @@ def fetch_uv(pins: Path, target: Path) -> Path | None:
     index = (os.environ.get("PIP_INDEX_URL") or DEFAULT_INDEX).rstrip("/")
     system, machine, libc = _this_platform()
     try:
-        page_url, body = _get(f"{index}/uv/", "application/vnd.pypi.simple.v1+json")
+        # Short: an index that does not answer (a runner whose pip uses a mirror set in
+        # pip.conf, which this does not read) must hand over to pip quickly.
+        page_url, body = _get(f"{index}/uv/", "application/vnd.pypi.simple.v1+json", 10.0)
         files = json.loads(body.decode("utf-8")).get("files", [])
         item = choose_wheel(files, version, hashes, system=system, machine=machine, libc=libc)
         if item is None:
             return None
-        _, blob = _get(urllib.parse.urljoin(page_url, str(item["url"])), "*/*")
+        _, blob = _get(urllib.parse.urljoin(page_url, str(item["url"])), "*/*", 60.0)
     except (OSError, ValueError, AttributeError):
         return None  # no JSON API, another index, offline: pip takes over
     if hashlib.sha256(blob).hexdigest() not in hashes:
