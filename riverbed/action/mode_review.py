@@ -27,6 +27,7 @@ from riverbed.github.pulls import (
     list_reviews,
 )
 from riverbed.jsonformat import dumps_js
+from riverbed.learning.review_hints import rule_hints
 from riverbed.markdown_safe import inline as md
 from riverbed.model import Index
 from riverbed.pr_review import (
@@ -264,7 +265,13 @@ def run(context: ActionContext) -> int:
         now=context.now,
         workspace=config.workspace,
     )
-    view = review_view(result, [f"Memory restored from {restored.description}."])
+    hints = rule_hints(
+        restored.index,
+        [d.finding.rule_id for d in result.kept],
+        pull_number=pull.number,
+        now=context.now,
+    )
+    view = review_view(result, [f"Memory restored from {restored.description}."], hints=hints)
     _write_outputs(context, result)
     posting = _post(context, pull=pull, view=view, inputs=inputs, change=change, live=current)
     runner.set_output("posted", posting.posted)

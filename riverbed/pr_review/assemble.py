@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -83,8 +84,19 @@ def _view(decision: Decision) -> ReviewFinding:
     return review_finding(decision.finding, shown)
 
 
-def review_view(result: ReviewResult, notes: Iterable[str] = ()) -> ReviewView:
-    """Everything the review says, from the pipeline's result (no text yet)."""
+def _hinted(view: ReviewFinding, hints: Mapping[str, str]) -> ReviewFinding:
+    hint = hints.get(view.rule_id)
+    return dataclasses.replace(view, learning=hint) if hint else view
+
+
+def review_view(
+    result: ReviewResult, notes: Iterable[str] = (), *, hints: Mapping[str, str] | None = None
+) -> ReviewView:
+    """Everything the review says, from the pipeline's result (no text yet).
+
+    `hints` maps a rule id to its learning line (`riverbed.learning.review_hints`); a kept
+    finding of that rule carries it.
+    """
     suppressed = tuple(
         SuppressedFinding(
             _view(d),
@@ -104,7 +116,7 @@ def review_view(result: ReviewResult, notes: Iterable[str] = ()) -> ReviewView:
     return ReviewView(
         phase=result.phase,
         findings_in=len(result.decisions),
-        kept=tuple(_view(d) for d in result.kept),
+        kept=tuple(_hinted(_view(d), hints or {}) for d in result.kept),
         suppressed=suppressed,
         guard_skips=guard,
         suppressions=tuple(suppression_in_effect(e) for e in result.suppressions),

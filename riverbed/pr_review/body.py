@@ -59,10 +59,11 @@ def _head(finding: ReviewFinding) -> str:
 def finding_line(finding: ReviewFinding, max_message: int = 500) -> str:
     """One Markdown list item for a finding."""
     evidence = f" · {_EVIDENCE[finding.evidence]}" if finding.evidence in _EVIDENCE else ""
+    learned = f"  \n  ↻ {inline(finding.learning, 300)}" if finding.learning else ""
     return (
         f"- {_head(finding)}: "
         f"{inline(finding.message, max_message)} (fingerprint {_code(finding.fingerprint, 64)})"
-        f"{evidence}\n"
+        f"{evidence}{learned}\n"
     )
 
 
@@ -80,7 +81,8 @@ def inline_comment_body(finding: ReviewFinding, max_message: int = 4000) -> str:
     return (
         f"**{inline(finding.severity, 20)}** · {_code(finding.rule_id)} · riverbed\n\n"
         f"{block(finding.message, max_message)}{evidence}\n\n"
-        f"<sub>fingerprint {_code(finding.fingerprint, 64)} · reply "
+        + (f"↻ {inline(finding.learning, 300)}\n\n" if finding.learning else "")
+        + f"<sub>fingerprint {_code(finding.fingerprint, 64)} · reply "
         f"<code>{command}</code> to hide it in future reviews</sub>\n"
         + format_finding_marker(
             finding.fingerprint,

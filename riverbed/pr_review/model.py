@@ -19,6 +19,8 @@ class ReviewFinding:
     message: str
     end_line: int | None = None
     evidence: str | None = None  # "verified" | "not_found" | "not_checkable" | None (no evidence)
+    #: "suppressed in N other pull requests; candidate …" when its rule was (learning).
+    learning: str | None = None
 
     @property
     def rank(self) -> int:
