@@ -107,6 +107,32 @@ def file_at(
     return "ok", shown.stdout
 
 
+def changed_names(
+    base: str | None, head: str | None, *, cwd: str | os.PathLike[str]
+) -> tuple[list[str] | None, str]:
+    """Files changed from `base` to `head` (renames: the new name), or (None, why not)."""
+    for commit in (base, head):
+        if not commit or commit.startswith("-") or any(c.isspace() or c == "\0" for c in commit):
+            return None, "the event names no base or head commit"
+    try:
+        done = subprocess.run(
+            [
+                *("git", "-c", "core.quotePath=false", "diff", "--name-only", "-z"),
+                *("--find-renames", "--no-ext-diff", f"{base}", f"{head}", "--"),
+            ],
+            cwd=cwd,
+            capture_output=True,
+            timeout=_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None, "git is not available"
+    if done.returncode != 0:
+        return None, "the base or head commit is not in the checkout (fetch-depth: 2 brings both)"
+    names = done.stdout.decode("utf-8", "surrogateescape").split("\0")
+    return [name for name in names if name], "ok"
+
+
 def git_line(*args: str) -> str | None:
     """One line of `git` output in the current directory, or None (no git, no repository)."""
     try:

@@ -13,7 +13,7 @@ from riverbed.action.review_inputs import (
     parse_review_inputs,
     resolve_findings_files,
 )
-from riverbed.action.review_restore import restore_for_review
+from riverbed.action.review_restore import base_commit, restore_for_review
 from riverbed.baseline import Baseline, baseline_from_findings, baseline_from_memory
 from riverbed.change import Change, ChangedFile, change_from_patches
 from riverbed.errors import ActionConfigError, GitHubError
@@ -26,6 +26,8 @@ from riverbed.github.pulls import (
     list_review_comments,
     list_reviews,
 )
+from riverbed.gitio import changed_names
+from riverbed.globs import normalize_path
 from riverbed.jsonformat import dumps_js
 from riverbed.learning.review_hints import rule_hints
 from riverbed.markdown_safe import inline as md
@@ -106,8 +108,9 @@ def _baseline(
     return baseline_from_findings(findings, f"baseline {inputs.baseline}")
 
 
-def _change(context: ActionContext, number: int, current: PullInfo) -> Change:
-    """The pull request's files and patches; files GitHub does not list are counted."""
+def _change(context: ActionContext, pull: PullRef, current: PullInfo) -> Change:
+    """The pull request's files and patches; files GitHub does not list come from git."""
+    number = pull.number
     listed = list_pull_files(context.github(), number)
     change = change_from_patches(
         ((c.filename, c.patch) for c in listed), source=f"pull request #{number}"
@@ -115,13 +118,24 @@ def _change(context: ActionContext, number: int, current: PullInfo) -> Change:
     total = current.changed_files
     if total is None or total <= len(listed):
         return change
-    # GitHub lists at most 3,000 files: the others are known only by the count.
-    note = (
-        f"GitHub lists only {len(listed)} of the {total} files this pull request changes; "
-        f"findings in the other {total - len(listed)} count as outside the change"
-    )
+    # GitHub lists at most 3,000 files: git names the others (file scope, no lines known).
     files: dict[str, ChangedFile] = dict(change.files)
-    return Change(files, change.source, change.file_level_fallbacks, (*change.notes, note))
+    lead = f"GitHub lists only {len(listed)} of the {total} files this pull request changes"
+    names, why_not = changed_names(
+        base_commit(context.event()), pull.head_sha, cwd=context.config.workspace
+    )
+    if names is None:
+        note = (
+            f"{lead}; findings in the other {total - len(listed)} count as outside the change "
+            f"(git cannot name them: {why_not})"
+        )
+        return Change(files, change.source, change.file_level_fallbacks, (*change.notes, note))
+    extra = [p for p in dict.fromkeys(normalize_path(n) for n in names) if p not in files]
+    for path in extra:
+        files[path] = ChangedFile(path, lines_known=False)
+    note = f"{lead}; git named the other {len(extra)}: file scope for those"
+    fallbacks = change.file_level_fallbacks + len(extra)
+    return Change(files, change.source, fallbacks, (*change.notes, note))
 
 
 def _write_outputs(context: ActionContext, result: ReviewResult) -> tuple[Path, Path]:
@@ -254,7 +268,7 @@ def run(context: ActionContext) -> int:
     runner.set_output("entries", len(restored.index["entries"]))  # the memory reviewed against
     baseline = _baseline(inputs, restored.index, context, warnings)
     current = get_pull(context.github(), pull.number)
-    change = _change(context, pull.number, current)
+    change = _change(context, pull, current)
     result = review_findings(
         findings,
         restored.index,

@@ -171,3 +171,32 @@ def test_bad_scope_inputs_are_one_line_errors(site: Any) -> None:
     empty = site.run(**{"baseline": "memory", "filter-mode": "file"})
     assert empty.code == 0, empty.stderr
     assert "memory holds no current baseline" in empty.stdout
+
+
+def test_files_past_githubs_list_get_file_scope_from_git(realworld: Any) -> None:
+    site = realworld
+    site.write_memory([])
+    site.git("checkout", "-q", "-b", "feature")
+    names = [f"gen/f{n:04d}.py" for n in range(3005)]
+    (site.workspace / "gen").mkdir()
+    for name in names:
+        (site.workspace / name).write_text("x = 1\n")
+    site.commit_base("many files")  # the head commit (commit_base only records the sha)
+    site.head_sha, site.base_sha = site.base_sha, site.git("rev-parse", "main").strip()
+    patch = "@@ -0,0 +1 @@\n+x = 1"
+    files = [{"filename": n, "status": "added", "patch": patch} for n in names]
+    site.gh.add_pull(7, site.head_sha, files=files)
+    unlisted = names[-1]  # the stand-in, like GitHub, lists the first 3,000
+    findings = [site.issue("R-far", 1, "in an unlisted file", file=unlisted)]
+    site.write_findings(findings)
+    run = site.run(**{"filter-mode": "added"})
+    assert run.code == 0, run.stderr
+    assert run.outputs["findings-kept"] == "1" and run.outputs["findings-outside"] == "0"
+    summary = unescape_markdown(run.summary)
+    assert "GitHub lists only 3000 of the 3005 files" in summary
+    assert "git named the other 5: file scope for those" in summary
+    # Without the base commit in the checkout, those files cannot be named: outside, said so.
+    site.base_sha = "f" * 40
+    blind = site.run(**{"filter-mode": "added"})
+    assert blind.outputs["findings-outside"] == "1"
+    assert "count as outside the change (git cannot name them" in unescape_markdown(blind.summary)
