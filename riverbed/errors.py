@@ -17,14 +17,16 @@ class UsageError(RiverbedError):
 class GuardedSeverityError(UsageError):
     """A suppression the severity guard would always skip for the finding it names: refused."""
 
-    def __init__(self, severity: str, feedback_type: str, *, how: str = "") -> None:
+    def __init__(
+        self, severity: str, feedback_type: str, *, how: str = "", override: str = ""
+    ) -> None:
         self.severity = severity
         self.feedback_type = feedback_type
         fix = how or "add --type accepted_risk to accept the risk"
+        regrade = override or "give the tool a severity override (docs/REVIEW.md)"
         super().__init__(
             f"refused: the severity guard never lets a {feedback_type} suppression hide this "
-            f"{severity} finding (it would never apply); {fix}, or give the tool a severity "
-            "override (docs/REVIEW.md)"
+            f"{severity} finding (it would never apply); {fix}, or {regrade}"
         )
 
 

@@ -104,8 +104,13 @@ def _current_matches(args: argparse.Namespace, context: Context, now: Any) -> An
     refused = [d for d in result.skipped if d.finding_index not in hidden]
     if refused and not hidden:
         first = refused[0]
+        tool, rule = first.finding.tool, first.finding.rule_id
         raise GuardedSeverityError(
-            first.severity, first.feedback_type or "false_positive", how=_working_command(args)
+            first.severity,
+            first.feedback_type or "false_positive",
+            how=_working_command(args),
+            override=f"if {tool}'s levels mean nothing, re-grade the rule with "
+            f"--severity-override '{tool}:{rule}=minor' (or in .river/config.toml)",
         )
     return graded, hidden, refused
 

@@ -55,7 +55,7 @@ def test_suppress_refuses_what_the_guard_would_skip(tmp_path: Path) -> None:
     assert "refused: the severity guard never lets a false_positive suppression hide" in line
     assert "this major finding" in line
     assert f"run `riverbed suppress {fp} --reason generated --type accepted_risk`" in line
-    assert "severity override" in line
+    assert "re-grade the rule with --severity-override 'ruff:E501=minor'" in line
     assert not (tmp_path / ".river").exists()
 
 
