@@ -33,31 +33,35 @@ class ProjectConfig:
     severity_overrides: tuple[SeverityOverride, ...] = ()
 
 
-def read_project_config(root: str | Path = ".") -> ProjectConfig:
-    """`ROOT/.river/config.toml` parsed and checked; no file means no settings."""
+def read_project_config(root: str | Path = ".", *, relative: bool = False) -> ProjectConfig:
+    """`ROOT/.river/config.toml` parsed and checked; no file means no settings.
+
+    `relative` names the file as `.river/config.toml` in messages (the action: a runner's
+    absolute workspace path means nothing to the pull request's readers).
+    """
     path = Path(root) / CONFIG_PATH
+    shown = CONFIG_PATH if relative else str(path)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         return ProjectConfig()
     except OSError as exc:
-        raise UsageError(f"{path}: cannot be read: {exc.strerror}") from None
+        raise UsageError(f"{shown}: cannot be read: {exc.strerror}") from None
     if len(data) > _MAX_BYTES:
         raise UsageError(
-            f"{path}: {len(data):,} bytes; a settings file holds at most {_MAX_BYTES:,}"
+            f"{shown}: {len(data):,} bytes; a settings file holds at most {_MAX_BYTES:,}"
         )
     try:
         document = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise UsageError(f"{path}: not UTF-8 text") from None
+        raise UsageError(f"{shown}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{path}: not valid TOML: {exc}") from None
+        raise UsageError(f"{shown}: not valid TOML: {exc}") from None
     unknown = sorted(set(document) - set(_KNOWN))
     if unknown:
         raise UsageError(
-            f"{path}: unknown setting(s) {', '.join(repr(k) for k in unknown)}; "
+            f"{shown}: unknown setting(s) {', '.join(repr(k) for k in unknown)}; "
             f"riverbed reads {', '.join(_KNOWN)} (see docs/REVIEW.md)"
         )
-    source = str(path)
-    overrides = overrides_from_table(document.get("severity-overrides", {}), source)
-    return ProjectConfig(source, overrides)
+    overrides = overrides_from_table(document.get("severity-overrides", {}), shown)
+    return ProjectConfig(shown, overrides)

@@ -15,6 +15,7 @@ from riverbed.findings.model import Finding
 from riverbed.globs import normalize_path
 from riverbed.model import SEVERITY_RANK, Entry, Index, context
 from riverbed.review_memory import ChangedFiles, ReviewMemory, load_review_memory, should_resurface
+from riverbed.severity_overrides import OverrideUse, SeverityOverride, apply_overrides
 from riverbed.suppression import SuppressionDecision, SuppressionResult, apply_suppressions
 
 Outcome = Literal["kept", "suppressed", "suppressed_by_tool"]
@@ -78,6 +79,8 @@ class ReviewResult:
     warnings: tuple[str, ...] = ()
     #: Facts about the scope (a fallback to file scope, a names-only change), for every output.
     notes: tuple[str, ...] = ()
+    #: Severity overrides that re-graded findings before the guard (one per override used).
+    overrides: tuple[OverrideUse, ...] = ()
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -177,6 +180,8 @@ class ReviewResult:
         checks = [d.evidence for d in self.decisions if d.evidence is not None]
         if checks:
             out["evidence"] = evidence_counts(checks)
+        if self.overrides:
+            out["severityOverrides"] = [use.to_dict() for use in self.overrides]
         return out
 
 
@@ -201,10 +206,17 @@ def review_findings(
     baseline: Baseline | None = None,
     now: datetime,
     workspace: str | os.PathLike[str] | None = None,
+    severity_overrides: Sequence[SeverityOverride] = (),
 ) -> ReviewResult:
-    """Apply the memory of `index` to `findings` for `change` in `phase`, scoped and labelled."""
+    """Apply the memory of `index` to `findings` for `change` in `phase`, scoped and labelled.
+
+    Severity overrides re-grade the findings first: the guard, fail-on and every output
+    see the overridden severity (fingerprints do not change).
+    """
     if filter_mode is not None and filter_mode not in FILTER_MODES:
         raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
+    graded = apply_overrides(findings, severity_overrides)
+    findings = graded.findings
     requested = filter_mode or default_filter_mode(change)
     mode = change.effective_mode(requested) if change is not None else "nofilter"
     changed = change.paths if change is not None else ()
@@ -259,6 +271,7 @@ def review_findings(
             )
         )
     notes: list[str] = list(change.notes) if change is not None else []
+    notes.extend(graded.messages())
     if change is not None and requested != mode:
         notes.append(
             f"filter-mode {requested} acts as file: {change.source} names files, not lines"
@@ -283,6 +296,7 @@ def review_findings(
         resurfaced=resurfaced,
         warnings=warnings,
         notes=tuple(notes),
+        overrides=graded.used,
     )
 
 

@@ -16,7 +16,8 @@ from riverbed.action.review_inputs import (
 from riverbed.action.review_restore import base_commit, restore_for_review
 from riverbed.baseline import Baseline, baseline_from_findings, baseline_from_memory
 from riverbed.change import Change, ChangedFile, change_from_patches
-from riverbed.errors import ActionConfigError, GitHubError
+from riverbed.config_file import read_project_config
+from riverbed.errors import ActionConfigError, GitHubError, UsageError
 from riverbed.findings import Finding, read_findings_file, write_json_file
 from riverbed.github.pulls import (
     PullInfo,
@@ -43,6 +44,7 @@ from riverbed.pr_review import (
 from riverbed.pr_review.plan import ReviewPlan, body_only, plan_review
 from riverbed.prompt_context import format_memory_for_prompt
 from riverbed.review import ReviewResult, review_findings, review_sarif
+from riverbed.severity_overrides import SeverityOverride
 
 OUTPUT_DIR = "riverbed-review"
 
@@ -53,6 +55,15 @@ class PullRef:
 
     number: int
     head_sha: str | None
+
+
+def _severity_overrides(inputs: ReviewInputs, workspace: Path) -> tuple[SeverityOverride, ...]:
+    """The input's overrides, then `.river/config.toml`'s (the CLI reads the same file)."""
+    try:
+        from_file = read_project_config(workspace, relative=True).severity_overrides
+    except UsageError as exc:
+        raise ActionConfigError(str(exc)) from None
+    return (*inputs.severity_overrides, *from_file)
 
 
 def pull_from_event(event: dict[str, Any]) -> PullRef:
@@ -278,6 +289,7 @@ def run(context: ActionContext) -> int:
         baseline=baseline,
         now=context.now,
         workspace=config.workspace,
+        severity_overrides=_severity_overrides(inputs, config.workspace),
     )
     hints = rule_hints(
         restored.index,

@@ -13,6 +13,7 @@ from riverbed.errors import ActionConfigError, UsageError
 from riverbed.findings.files import parse_byte_size
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
 from riverbed.model import PHASES, SEVERITIES
+from riverbed.severity_overrides import SeverityOverride, parse_overrides_text
 
 FAIL_ON = ("none", *SEVERITIES)
 #: Defaults as in action.yml (the entrypoint also runs without it, in tests).
@@ -26,6 +27,7 @@ REVIEW_INPUT_DEFAULTS = {
     "max-findings-bytes": "256MiB",
     "filter-mode": "added",
     "baseline": "",
+    "severity-overrides": "",
 }
 MAX_INLINE_LIMIT = 1000
 MAX_FINDINGS_FILES = 100
@@ -45,6 +47,8 @@ class ReviewInputs:
     filter_mode: FilterMode = "added"
     #: A findings file of the base (relative to the workspace), `memory`, or None.
     baseline: str | None = None
+    #: The `severity-overrides` input (before `.river/config.toml`'s, which mode_review adds).
+    severity_overrides: tuple[SeverityOverride, ...] = ()
 
 
 def _bool(name: str, text: str) -> bool:
@@ -92,12 +96,20 @@ def parse_review_inputs(read: Callable[[str], str]) -> ReviewInputs:
         max_findings_bytes=_size("max-findings-bytes", value("max-findings-bytes")),
         filter_mode=_filter_mode(value("filter-mode")),
         baseline=read("baseline").strip() or None,
+        severity_overrides=_overrides(read("severity-overrides")),
     )
 
 
 def _size(name: str, text: str) -> int:
     try:
         return parse_byte_size(text, f"input {name}")
+    except UsageError as exc:
+        raise ActionConfigError(str(exc)) from None
+
+
+def _overrides(text: str) -> tuple[SeverityOverride, ...]:
+    try:
+        return parse_overrides_text(text, "input severity-overrides")
     except UsageError as exc:
         raise ActionConfigError(str(exc)) from None
 

@@ -17,6 +17,7 @@ from riverbed.cli.output import (
     plural,
     table,
 )
+from riverbed.cli.review_commands import override_option, severity_overrides
 from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
 from riverbed.model import PHASES, SEVERITIES
@@ -251,6 +252,7 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
         baseline=baseline,
         now=now,
         workspace=args.workspace,
+        severity_overrides=severity_overrides(args, root),
     )
     for warning in result.warnings:
         context.warn(warning)
@@ -306,6 +308,7 @@ def register(subparsers: Any) -> None:
         "findings already in it are unchanged and outside the change",
     )
     p.add_argument("--workspace", metavar="DIR", help="checkout to verify evidence against")
+    override_option(p)
     p.add_argument("--out", metavar="FILE", help="write every finding as SARIF 2.1.0")
     p.add_argument(
         "--fail-on",

@@ -231,7 +231,8 @@ def _cmd_context(args: argparse.Namespace, context: Context) -> int:
     return 0
 
 
-def _override_option(p: Any) -> None:
+def override_option(p: Any) -> None:
+    """`--severity-override PATTERN=SEVERITY` (repeatable), for `review` and `suppress`."""
     p.add_argument(
         "--severity-override",
         action="append",
@@ -271,7 +272,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--format", choices=FINDINGS_FORMATS, default="auto")
     p.add_argument("--workspace", metavar="DIR", help="checkout the findings' paths are under")
-    _override_option(p)
+    override_option(p)
     add_author_option(p)
     add_now_option(p)
     p.set_defaults(handler=_cmd_suppress)

@@ -92,6 +92,28 @@ def test_suppress_counts_matches_and_overrides_make_it_work(tmp_path: Path) -> N
     matches = json.loads(other.stdout)["matches"]
     assert (matches["matched"], matches["hidden"], matches["lines"]) == (3, 3, [2, 3, 4])
     assert matches["severityOverrides"][0]["source"] == str(Path(".river") / "config.toml")
+    # `review` applies the same overrides before the guard: the suppression now hides them.
+    review = riverbed(
+        "--json", "review", "--findings", "ruff.sarif", "--changed-files", "long.py", cwd=tmp_path
+    )
+    data = json.loads(review.stdout)
+    assert (data["summary"]["kept"], data["summary"]["suppressed"]) == (1, 3)
+    (used,) = data["summary"]["severityOverrides"]
+    assert (used["pattern"], used["findings"], used["was"]) == ("ruff:E5*", 3, {"major": 3})
+    text = riverbed(
+        "review",
+        "--findings",
+        "ruff.sarif",
+        "--changed-files",
+        "long.py",
+        "--severity-override",
+        "ruff:F401=info",
+        cwd=tmp_path,
+    ).stdout
+    assert (
+        "severity override ruff:F401=info (from --severity-override): 1 finding set to info" in text
+    )
+    assert "severity override ruff:E5*=minor (from .river/config.toml): 3 findings" in text
 
 
 def test_suppress_without_findings_says_how_to_check(tmp_path: Path) -> None:
