@@ -159,6 +159,7 @@ def persist_end_to_end(path: Path, work: Path, runs: int) -> list[Row]:
                 "GITHUB_API_URL": fake.api_url,
                 "GITHUB_REPOSITORY": "octo/bench",
                 "GITHUB_EVENT_NAME": "push",
+                "GITHUB_WORKFLOW_REF": "octo/bench/.github/workflows/riverbed.yml@refs/heads/main",
                 "GITHUB_EVENT_PATH": str(event),
                 "GITHUB_WORKSPACE": str(box / "workspace"),
                 "RUNNER_TEMP": str(box / "runner-temp"),

@@ -97,6 +97,9 @@ def _suppress(
     what = f"finding {fingerprint}" if fingerprint else f"rule {rule}"
     if marker is not None and fingerprint:
         what += f" ({marker.rule_id} in {marker.path})" if marker.path else f" ({marker.rule_id})"
+    elif fingerprint:
+        # Say so rather than guess: only riverbed's own inline comments name a finding.
+        what += " (no riverbed inline comment here carries it, so its rule and file are unknown)"
     if not outcome.written:
         return f"unchanged: {what} is already suppressed", outcome.entry["id"], False
     until = f", until {command.expires}" if command.expires else ""

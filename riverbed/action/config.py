@@ -24,13 +24,13 @@ AUTO_MODES: Mapping[str, str] = types.MappingProxyType(
         "pull_request_review_comment": "comment",
     }
 )
-DEFAULT_TRUSTED_EVENTS = (
-    "push",
-    "schedule",
-    "workflow_dispatch",
-    "issue_comment",
-    "pull_request_review_comment",
-)
+# Not pull_request_review_comment: its runs use the pull request's copy of the workflow file,
+# which any branch pushed to the repository can change, and restore cannot tell (its
+# head_branch is the pull request's). docs/ACTION.md says how to opt in.
+DEFAULT_TRUSTED_EVENTS = ("push", "schedule", "workflow_dispatch", "issue_comment")
+#: Events whose runs must come from a trusted branch (the others run on the default branch,
+#: or, for comments on pull requests, are judged by their event alone).
+BRANCH_EVENTS = frozenset({"push", "schedule", "workflow_dispatch"})
 #: Events whose runs can carry code or data from outside the repository's writers.
 RISKY_EVENTS = frozenset({"pull_request", "pull_request_target", "workflow_run"})
 #: Input name → default, as in action.yml (the entrypoint also runs without it, in tests).
@@ -42,6 +42,8 @@ INPUT_DEFAULTS: Mapping[str, str] = types.MappingProxyType(
         "artifact-name": "riverbed-memory",
         "retention-days": "90",
         "trusted-events": ",".join(DEFAULT_TRUSTED_EVENTS),
+        "trusted-branches": "",
+        "trusted-workflows": "",
         "eval-results": "",
         "phase": "",
         "findings": "",
@@ -77,6 +79,12 @@ class ActionConfig:
     artifact_name: str
     retention_days: int
     trusted_events: tuple[str, ...]
+    #: `trusted-branches` as given (empty: the repository's default branch, found at restore).
+    trusted_branches: tuple[str, ...]
+    #: Workflow files (`.github/workflows/x.yml`) trusted besides this run's own.
+    trusted_workflows: tuple[str, ...]
+    #: This run's workflow file, from GITHUB_WORKFLOW_REF (None when the runner did not say).
+    workflow_path: str | None
     #: persist mode: the `eval-results` text (a path, a glob, or several, one per line).
     eval_results: str | None
     phase: str | None
@@ -143,7 +151,7 @@ def resolve_mode(requested: str, event_name: str) -> str:
 
 def parse_trusted_events(text: str) -> tuple[str, ...]:
     """Event names separated by commas, spaces or newlines; at least one."""
-    events = tuple(dict.fromkeys(part for part in re.split(r"[\s,]+", text) if part))
+    events = _names(text)
     for event in events:
         if not _EVENT_NAME.fullmatch(event):
             raise ActionConfigError(
@@ -152,6 +160,47 @@ def parse_trusted_events(text: str) -> tuple[str, ...]:
     if not events:
         raise ActionConfigError("input trusted-events is empty; name at least one event")
     return events
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(part for part in re.split(r"[\s,]+", text) if part))
+
+
+def parse_trusted_branches(text: str) -> tuple[str, ...]:
+    """Branch names separated by commas, spaces or newlines (empty: the default branch)."""
+    branches = _names(text)
+    for branch in branches:
+        if branch.startswith("refs/") or any(c in branch for c in "~^:?*[\\\x00"):
+            raise ActionConfigError(
+                f"input trusted-branches: {branch!r} is not a branch name (give names such as "
+                "main, without refs/heads/ or wildcards)"
+            )
+    return branches
+
+
+def workflow_file(path: str, repository: str) -> str:
+    """A run's `path` or a workflow ref as `.github/workflows/x.yml` (owner/repo/ and @ref cut).
+
+    Another repository's workflow keeps its `owner/repo/` prefix, so it never matches.
+    """
+    if "@" in path:
+        path = path.rsplit("@", 1)[0]
+    own = repository.lower() + "/"
+    return path[len(own) :] if path.lower().startswith(own) else path
+
+
+def parse_trusted_workflows(text: str) -> tuple[str, ...]:
+    """Workflow files: `.github/workflows/x.yml`, or a bare `x.yml` meaning that path."""
+    out = []
+    for name in _names(text):
+        path = name if "/" in name else f".github/workflows/{name}"
+        if not path.startswith(".github/workflows/") or not path.endswith((".yml", ".yaml")):
+            raise ActionConfigError(
+                f"input trusted-workflows: {name!r} is not a workflow file (such as "
+                ".github/workflows/riverbed-persist.yml, or riverbed-persist.yml)"
+            )
+        out.append(path)
+    return tuple(dict.fromkeys(out))
 
 
 def parse_retention_days(text: str) -> int:
@@ -224,6 +273,7 @@ def build_config(read_input: InputReader, env: Mapping[str, str]) -> ActionConfi
     phase = inputs["phase"] or None
     if phase is not None and phase not in PHASES:
         raise ActionConfigError(f"input phase: {phase!r} is not one of {', '.join(PHASES)}")
+    workflow_ref = env.get("GITHUB_WORKFLOW_REF", "").strip()
     event_path_text = env.get("GITHUB_EVENT_PATH", "").strip()
     output_text = env.get("GITHUB_OUTPUT", "").strip()
     summary_text = env.get("GITHUB_STEP_SUMMARY", "").strip()
@@ -247,6 +297,9 @@ def build_config(read_input: InputReader, env: Mapping[str, str]) -> ActionConfi
         artifact_name=parse_artifact_name(inputs["artifact-name"]),
         retention_days=parse_retention_days(inputs["retention-days"]),
         trusted_events=parse_trusted_events(inputs["trusted-events"]),
+        trusted_branches=parse_trusted_branches(inputs["trusted-branches"]),
+        trusted_workflows=parse_trusted_workflows(inputs["trusted-workflows"]),
+        workflow_path=workflow_file(workflow_ref, repository) if workflow_ref else None,
         eval_results=inputs["eval-results"] or None,
         phase=phase,
         findings=_workspace_path(workspace, inputs["findings"], "findings"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from riverbed.comments import (
     ShowCommand,
     SuppressCommand,
     check_prefix,
+    format_command,
     parse_comment,
 )
 from riverbed.comments.replies import (
@@ -40,10 +42,12 @@ from riverbed.comments.replies import (
     render_refusal,
     render_results,
     render_show,
+    render_untrusted_event,
 )
 from riverbed.comments.reply_marker import replied_comment_ids
 from riverbed.errors import ActionConfigError, GitHubError, UsageError
 from riverbed.github import conversation
+from riverbed.github.conversation import CommentInfo
 from riverbed.github.pulls import list_pull_files
 from riverbed.markdown_safe import inline
 from riverbed.markers import FindingMarker, parse_finding_marker, parse_finding_markers
@@ -53,6 +57,12 @@ from riverbed.review_memory import load_review_memory
 from riverbed.storage import locked, read_index, update_index, write_index_atomic
 
 DEFAULT_PERMISSION = "write"
+#: all: parse, authorize and apply in one job; authorize: a first job without the writers'
+#: concurrency group answers everything but an authorized memory change, which it leaves to
+#: a second `apply` job (output `changes-memory`), so an outsider can never queue there.
+STAGES = ("all", "authorize", "apply")
+#: The login GitHub gives the workflow's GITHUB_TOKEN (used until a reaction says otherwise).
+DEFAULT_IDENTITY = "github-actions[bot]"
 
 
 def _prefix(context: ActionContext) -> str:
@@ -63,9 +73,18 @@ def _prefix(context: ActionContext) -> str:
         raise ActionConfigError(f"input command-prefix: {exc}") from None
 
 
+def _comment_stage(context: ActionContext) -> str:
+    """`comment-stage`: all (one job), authorize (first job), apply (the writers' job)."""
+    value = (context.config.input("comment-stage") or "all").strip().lower()
+    if value not in STAGES:
+        raise ActionConfigError(f"input comment-stage: {value!r} is not one of {', '.join(STAGES)}")
+    return value
+
+
 def _ignore(context: ActionContext, why: str, *, notice: bool = False) -> int:
     (context.runner.notice if notice else context.runner.info)(f"riverbed: {why}")
     context.runner.set_output("upload", False)
+    context.runner.set_output("changes-memory", False)
     context.runner.append_summary(f"### riverbed comment\n\n{inline(why, 500)}\n")
     return 0
 
@@ -78,22 +97,31 @@ class _Talk:
         self.client = context.github()
         #: Set when GitHub refused a write because the token is read-only (a fork's).
         self.read_only = False
+        # Who this token writes as: the first reaction's answer says (GITHUB_TOKEN's until).
+        self.identity = DEFAULT_IDENTITY
 
     def react(self, content: str) -> None:
         """React to the comment; a failed reaction is logged and never stops a command."""
         if self.read_only:
             return
         try:
-            conversation.react(self.client, self.event.kind, self.event.comment_id, content)
+            login = conversation.react(self.client, self.event.kind, self.event.comment_id, content)
         except GitHubError as exc:
             self.read_only = exc.read_only_token
             self.context.runner.warning(f"riverbed: reaction {content} not added: {exc}")
+            return
+        if login:
+            self.identity = login
+
+    def ours(self, comment: CommentInfo | None) -> bool:
+        """True for a comment this action's identity wrote (only those carry trusted markers)."""
+        return comment is not None and comment.login == self.identity
 
     def reply(self, body: str) -> None:
         event = self.event
         seen = set[int]()
         for comment in conversation.conversation(self.client, event.kind, event.number):
-            if comment.user_type == "Bot" or comment.login.endswith("[bot]"):
+            if self.ours(comment):
                 seen |= replied_comment_ids(comment.body)
         if event.comment_id in seen:
             self.context.runner.info(
@@ -123,16 +151,26 @@ def _findings(talk: _Talk, commands: Sequence[Command]) -> Findings:
             )
         else:
             comment = conversation.review_comment(talk.client, event.in_reply_to)
-            parent = parse_finding_marker(comment.body) if comment else None
-            if parent is None:
+            if comment is not None and not talk.ours(comment):
                 problem = (
-                    f"the comment this replies to ({event.in_reply_to}) is not a riverbed finding "
-                    "comment (it has no finding marker); give a fingerprint or --rule instead"
+                    f"the comment this replies to ({event.in_reply_to}) was written by "
+                    f"{comment.login or 'someone else'}, not by riverbed ({talk.identity}), so "
+                    "any finding marker in it is not trusted; give a fingerprint or --rule instead"
                 )
+            else:
+                parent = parse_finding_marker(comment.body) if comment else None
+                if parent is None:
+                    problem = (
+                        f"the comment this replies to ({event.in_reply_to}) is not a riverbed "
+                        "finding comment (it has no finding marker); give a fingerprint or "
+                        "--rule instead"
+                    )
     by_fingerprint: dict[str, FindingMarker] = {}
     # Fetched for counts too: a reply says how many of the PR's findings a suppression matches.
     if suppresses:
         for comment in conversation.conversation(talk.client, "review_comment", event.number):
+            if not talk.ours(comment):
+                continue  # anyone can write a marker; only riverbed's name real findings
             for marker in parse_finding_markers(comment.body):
                 by_fingerprint.setdefault(marker.fingerprint, marker)
     return Findings(parent=parent, parent_problem=problem, by_fingerprint=by_fingerprint)
@@ -239,7 +277,7 @@ def _summary(event: CommentEvent, outcomes: Sequence[Outcome], extra: str = "") 
 def run(context: ActionContext) -> int:
     """Run comment mode; always exit 0 unless the action itself is misconfigured or GitHub fails."""
     config, runner = context.config, context.runner
-    prefix = _prefix(context)
+    prefix, stage = _prefix(context), _comment_stage(context)
     required = check_permission_input(config.input("command-permission") or DEFAULT_PERMISSION)
     event = comment_event(config.event_name, context.event())
     if event.action != "created":
@@ -257,12 +295,13 @@ def run(context: ActionContext) -> int:
             notice=True,
         )
     runner.set_output("upload", False)
+    runner.set_output("changes-memory", False)
     talk = _Talk(context, event)
     talk.react("eyes")
     try:
         if talk.read_only:
             raise GitHubError("the reaction was refused", status=403, reason=READ_ONLY)
-        return _answer(context, talk, parsed, prefix, required)
+        return _answer(context, talk, parsed, prefix, required, stage)
     except GitHubError as exc:
         if not exc.read_only_token:
             raise
@@ -280,7 +319,7 @@ def _fingerprint_hint(talk: _Talk) -> str:
         return "<fingerprint>"
     with contextlib.suppress(GitHubError):  # reading still works on a read-only token
         comment = conversation.review_comment(talk.client, parent)
-        marker = parse_finding_marker(comment.body) if comment else None
+        marker = parse_finding_marker(comment.body) if talk.ours(comment) and comment else None
         if marker is not None:
             return marker.fingerprint
     return "<fingerprint>"
@@ -313,8 +352,13 @@ def _read_only_token(context: ActionContext, talk: _Talk, prefix: str) -> int:
     return 0
 
 
-def _answer(
-    context: ActionContext, talk: _Talk, parsed: ParsedComment, prefix: str, required: str
+def _answer(  # noqa: PLR0917 - one call site, the flow's own state
+    context: ActionContext,
+    talk: _Talk,
+    parsed: ParsedComment,
+    prefix: str,
+    required: str,
+    stage: str,
 ) -> int:
     """Authorize, apply, reply and react for a comment with commands."""
     runner, event = context.runner, talk.event
@@ -343,6 +387,15 @@ def _answer(
             runner.append_summary(_summary(event, [], refused))
             return 0
         runner.info(f"{event.login} has {actual} permission{role}; {required} is enough")
+    if changing and context.config.event_name not in context.config.trusted_events:
+        return _untrusted_event(context, talk, parsed)
+    if stage == "authorize" and changing:
+        runner.set_output("changes-memory", True)
+        runner.info(f"{event.login} may change memory; the apply job runs the commands")
+        runner.append_summary(_summary(event, [], "Authorized; the apply job changes memory."))
+        return 0
+    if stage == "apply" and not changing:
+        return _ignore(context, f"comment {event.comment_id} changes no memory; nothing to apply")
     replies: list[str] = []
     outcomes: list[Outcome] = []
     after: Index | None = None
@@ -363,6 +416,31 @@ def _answer(
     ok = all(o.ok for o in outcomes) and not parsed.refused
     talk.react("+1" if ok else "confused")
     runner.append_summary(_summary(event, outcomes, "Answered a read-only command."))
+    return 0
+
+
+def _untrusted_event(context: ActionContext, talk: _Talk, parsed: ParsedComment) -> int:
+    """Refuse memory changes from a run whose upload no restore trusts; say what to post."""
+    event, prefix = talk.event, _prefix(context)
+    findings = _findings(talk, parsed.commands)
+    lines = []
+    for line in parsed.lines:
+        command = line.command
+        if command is None or command.verb in READ_ONLY_VERBS:
+            continue
+        if isinstance(command, SuppressCommand) and command.from_parent:
+            if findings.parent is None:
+                continue
+            command = dataclasses.replace(command, fingerprint=findings.parent.fingerprint)
+        lines.append(format_command(command, prefix))
+    talk.reply(
+        render_untrusted_event(
+            event.comment_id, context.config.event_name, lines, problem=findings.parent_problem
+        )
+    )
+    talk.react("confused")
+    note = f"Refused: event {context.config.event_name} is not in trusted-events."
+    context.runner.append_summary(_summary(event, [], note))
     return 0
 
 

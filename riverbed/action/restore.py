@@ -7,13 +7,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from io import BytesIO
 
+from riverbed.action.config import BRANCH_EVENTS, workflow_file
 from riverbed.action.context import ActionContext
 from riverbed.artifacts import ZipLimits, extract_index, verify_digest
-from riverbed.errors import ArtifactError
+from riverbed.errors import ActionConfigError, ArtifactError
 from riverbed.expiry import format_timestamp
 from riverbed.github.artifacts import (
     ArtifactInfo,
     RunInfo,
+    default_branch,
     download_artifact,
     get_run,
     list_artifacts,
@@ -77,7 +79,31 @@ class TrustCheck:
     repository_id: int
     trusted_events: tuple[str, ...]
     limits: ZipLimits
+    #: Branches a push, schedule or workflow_dispatch run must have run on.
+    trusted_branches: tuple[str, ...] = ()
+    #: Workflow files (`.github/workflows/x.yml`) whose runs may have produced memory.
+    trusted_workflows: tuple[str, ...] = ()
+    repository: str = ""
     runs: dict[int, RunInfo] = field(default_factory=dict)
+
+    def distrust(self, run: RunInfo) -> str | None:
+        """Why a run's artifacts are not trusted (event, code, workflow, branch), or None."""
+        if run.event not in self.trusted_events:
+            return f"was triggered by {run.event!r}, which is not in trusted-events"
+        if run.head_repository_id not in (None, self.repository_id):
+            return f"ran code from repository {run.head_repository_id}, not this one"
+        workflow = workflow_file(run.path, self.repository) if run.path else None
+        if workflow not in self.trusted_workflows:
+            return (
+                f"ran workflow {workflow or '(unknown)'!r}, which is not in trusted-workflows "
+                f"({', '.join(self.trusted_workflows)})"
+            )
+        if run.event in BRANCH_EVENTS and run.head_branch not in self.trusted_branches:
+            return (
+                f"ran on branch {run.head_branch or '(unknown)'!r}, which is not in "
+                f"trusted-branches ({', '.join(self.trusted_branches)})"
+            )
+        return None
 
     def run(self, run_id: int) -> RunInfo:
         """The workflow run, fetched once."""
@@ -183,17 +209,9 @@ def first_trusted(
     for artifact in candidates:
         assert artifact.run_id is not None  # select_candidates dropped the others
         run = check.run(artifact.run_id)
-        if run.event not in check.trusted_events:
-            notes.append(
-                f"ignored artifact {artifact.id}: run {run.id} was triggered by "
-                f"{run.event!r}, which is not in trusted-events"
-            )
-            continue
-        if run.head_repository_id not in (None, check.repository_id):
-            notes.append(
-                f"ignored artifact {artifact.id}: run {run.id} ran code from repository "
-                f"{run.head_repository_id}, not this one"
-            )
+        why = check.distrust(run)
+        if why is not None:
+            notes.append(f"ignored artifact {artifact.id}: run {run.id} {why}")
             continue
         index = load_artifact(check, artifact, notes)
         if index is not None:
@@ -212,13 +230,42 @@ def own_repository_id(context: ActionContext) -> int:
     return repository_id(context.github())
 
 
+def trusted_branches(context: ActionContext) -> tuple[str, ...]:
+    """`trusted-branches`, else the default branch: from the event payload, else the API."""
+    if context.config.trusted_branches:
+        return context.config.trusted_branches
+    repository = context.event().get("repository")
+    if isinstance(repository, dict):
+        value = repository.get("default_branch")
+        if isinstance(value, str) and value:
+            return (value,)
+    return (default_branch(context.github()),)
+
+
+def trusted_workflows(context: ActionContext) -> tuple[str, ...]:
+    """This run's own workflow file and the ones `trusted-workflows` names."""
+    config = context.config
+    own = (config.workflow_path,) if config.workflow_path else ()
+    workflows = tuple(dict.fromkeys(own + config.trusted_workflows))
+    if not workflows:
+        raise ActionConfigError(
+            "cannot tell which workflow this run belongs to (GITHUB_WORKFLOW_REF is not set), "
+            "so no artifact could be trusted; name the workflow files that write memory in "
+            "the trusted-workflows input"
+        )
+    return workflows
+
+
 def trust_check(context: ActionContext) -> TrustCheck:
-    """The trust rules of this run (repository id resolved once)."""
+    """The trust rules of this run (repository id, branches and workflows resolved once)."""
     return TrustCheck(
         client=context.github(),
         repository_id=own_repository_id(context),
         trusted_events=context.config.trusted_events,
         limits=context.config.zip_limits,
+        trusted_branches=trusted_branches(context),
+        trusted_workflows=trusted_workflows(context),
+        repository=context.config.repository,
     )
 
 

@@ -154,6 +154,30 @@ def render_refusal(
     )
 
 
+def render_untrusted_event(
+    comment_id: int, event_name: str, commands: Sequence[str], *, problem: str | None = None
+) -> str:
+    """The refusal when this run's event is not trusted: what to post, and where, instead."""
+    why = (
+        f"Memory was not changed: this run's event ({inline(event_name, 40)}) is not in "
+        "the action's `trusted-events`, so no later run would restore what it uploads."
+    )
+    if event_name == "pull_request_review_comment":
+        why += (
+            " Replies to inline comments run the pull request's copy of the workflow, which "
+            "is why riverbed does not trust them by default."
+        )
+    parts = [why]
+    if commands:
+        parts.append(
+            "Post this as a comment in the pull request's conversation instead:\n\n"
+            + fenced("\n".join(commands))
+        )
+    if problem:
+        parts.append(inline(problem, 400))
+    return _header(comment_id, "\n\n".join(parts))
+
+
 def _show_row(entry: Entry) -> list[str]:
     meta = metadata(entry)
     expiry = effective_expiry(entry)

@@ -195,7 +195,7 @@ def _marker_fingerprint(body: str) -> str:
 
 def action_comment(state: DemoState) -> Step:
     """comment (a reply to the F401 comment): `/riverbed suppress` from a maintainer."""
-    from riverbed.testing.events import review_comment_event
+    from riverbed.testing.events import issue_comment_event, review_comment_event
 
     gh = _gh(state)
     parent = state.carry["f401_comment"]
@@ -218,13 +218,13 @@ def action_comment(state: DemoState) -> Step:
         repo=REPO,
         repository_id=REPO_ID,
     )
-    run = _run(
+    refused = _run(
         state,
-        "3-comment",
+        "3-comment-reply",
         mode="comment",
         event_name="pull_request_review_comment",
         payload=payload,
-        workspace=state.root / "runs" / "3-comment" / "workspace",
+        workspace=state.root / "runs" / "3-comment-reply" / "workspace",
         now=state.timeline.day(44),
     )
     replies = [
@@ -232,31 +232,70 @@ def action_comment(state: DemoState) -> Step:
         for c in gh.review_comments[4]
         if c["user"]["type"] == "Bot" and c.get("in_reply_to_id") == parent["id"]
     ]
-    if len(replies) != 1:
-        raise DemoStepError(f"expected 1 reply to the F401 comment, found {len(replies)}")
-    reactions = gh.reactions.get(("review_comment", comment_id), [])
+    if len(replies) != 1 or refused.outputs.get("upload") != "false":
+        raise DemoStepError(f"expected 1 refusal in the F401 thread, found {len(replies)}")
+    # The reply says why (the reply's run is not trusted) and what to post in the
+    # conversation instead: the same command with the finding's fingerprint.
+    suggested = _suggested_command(replies[0]["body"])
+    conversation_id = gh.add_issue_comment(issue=4, body=suggested, user=MAINTAINER)
+    run = _run(
+        state,
+        "3-comment",
+        mode="comment",
+        event_name="issue_comment",
+        payload=issue_comment_event(
+            4,
+            conversation_id,
+            suggested,
+            MAINTAINER,
+            api_url=gh.api_url,
+            owner=OWNER,
+            repo=REPO,
+            repository_id=REPO_ID,
+        ),
+        workspace=state.root / "runs" / "3-comment" / "workspace",
+        now=state.timeline.day(44),
+    )
+    answers = [c for c in gh.issue_comments.get(4, []) if c["user"]["type"] == "Bot"]
+    reactions = gh.reactions.get(("issue_comment", conversation_id), [])
     staged = run.staged.read_text(encoding="utf-8") if run.staged.exists() else ""
     fingerprint = _marker_fingerprint(parent["body"])
     created = [i for i in staged_statuses(staged) if i.startswith(f"suppression-{fingerprint}-")]
-    if not created:
+    if not created or not answers:
         raise DemoStepError(f"the staged memory has no suppression of {fingerprint}")
     state.carry["comment_suppression"] = created[0]
     return Step(
         key="action-comment",
         act=2,
-        title=f"mode comment: {MAINTAINER} replies to the F401 comment; reactions "
-        + " ".join(reactions),
-        lines=(f"> {body}", f"memory: {_uploaded(run)}."),
+        title=f"mode comment: {MAINTAINER} replies to the F401 comment, then posts the "
+        "suggested command in the conversation; reactions " + " ".join(reactions),
+        lines=(
+            f"> {body}",
+            "the reply's run is not trusted (replies run the pull request's copy of the "
+            "workflow), so riverbed changed nothing and suggested the conversation form:",
+            f"> {suggested}",
+            f"memory: {_uploaded(run)}.",
+        ),
         facts={
             "outputs": run.outputs,
-            "reply": replies[0]["body"],
+            "refusal": replies[0]["body"],
+            "suggested": suggested,
+            "reply": answers[-1]["body"],
             "reactions": reactions,
             "uploaded": run.uploaded_artifact,
             "suppression": created[0],
         },
-        block_title="the reply as posted in the review thread (GitHub stand-in)",
-        block=replies[0]["body"],
+        block_title="the reply as posted in the conversation (GitHub stand-in)",
+        block=answers[-1]["body"],
     )
+
+
+def _suggested_command(reply: str) -> str:
+    """The command in the fenced block of a refusal reply."""
+    fence = reply.split("```text\n", 1)
+    if len(fence) != 2:
+        raise DemoStepError("the refusal in the F401 thread suggests no command")
+    return fence[1].split("\n```", 1)[0]
 
 
 def staged_statuses(staged_json: str) -> dict[str, str]:

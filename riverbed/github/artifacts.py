@@ -94,6 +94,10 @@ class RunInfo:
     event: str
     repository_id: int | None
     head_repository_id: int | None
+    #: The branch the run ran on (for pull-request events, the pull request's head branch).
+    head_branch: str | None = None
+    #: The workflow file the run ran (`.github/workflows/x.yml`, possibly with `@ref`).
+    path: str | None = None
 
 
 def _nested_id(data: dict[str, Any], key: str) -> int | None:
@@ -112,6 +116,8 @@ def get_run(client: GitHubClient, run_id: int) -> RunInfo:
         event=event,
         repository_id=_nested_id(data, "repository"),
         head_repository_id=_nested_id(data, "head_repository"),
+        head_branch=_str(data.get("head_branch")),
+        path=_str(data.get("path")),
     )
 
 
@@ -121,6 +127,15 @@ def repository_id(client: GitHubClient) -> int:
     value = _int(data.get("id")) if isinstance(data, dict) else None
     if value is None:
         raise GitHubError(f"repository {client.repository}: the API answer has no numeric `id`")
+    return value
+
+
+def default_branch(client: GitHubClient) -> str:
+    """The repository's default branch (`GET /repos/{owner}/{repo}`)."""
+    data = client.get_json("", what=f"reading repository {client.repository}")
+    value = _str(data.get("default_branch")) if isinstance(data, dict) else None
+    if value is None:
+        raise GitHubError(f"repository {client.repository}: the API answer has no `default_branch`")
     return value
 
 

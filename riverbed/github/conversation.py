@@ -94,16 +94,22 @@ def _comment_url(client: GitHubClient, kind: CommentKind, comment_id: int) -> st
     return f"{client.repo_url}/pulls/comments/{comment_id}"
 
 
-def react(client: GitHubClient, kind: CommentKind, comment_id: int, content: str) -> None:
-    """Add a reaction to a comment (GitHub answers 200 for one that is already there)."""
+def react(client: GitHubClient, kind: CommentKind, comment_id: int, content: str) -> str | None:
+    """Add a reaction to a comment (GitHub answers 200 for one that is already there).
+
+    Returns the login of the reaction's user: who this token writes as (None if not said).
+    """
     if content not in REACTIONS:
         raise ValueError(f"reaction {content!r} is not one riverbed uses")
     with client.calling(f"reacting {content} to comment {comment_id}"):
-        client.requester.requestJsonAndCheck(
+        _, data = client.requester.requestJsonAndCheck(
             "POST",
             _comment_url(client, kind, comment_id) + "/reactions",
             input={"content": content},
         )
+    user = data.get("user") if isinstance(data, dict) else None
+    login = user.get("login") if isinstance(user, dict) else None
+    return login if isinstance(login, str) and login else None
 
 
 def post_reply(

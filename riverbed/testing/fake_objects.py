@@ -211,7 +211,7 @@ def workflow_run_json(site: Site, run: JSON, repository: JSON, head_repository: 
         "node_id": node_id("WFR", run_id),
         "head_branch": run["head_branch"],
         "head_sha": run["head_sha"],
-        "path": ".github/workflows/riverbed.yml",
+        "path": run["path"],
         "display_title": run["name"],
         "run_number": run["run_number"],
         "run_attempt": 1,

@@ -122,8 +122,9 @@ class FakeState:
         status: str = "completed",
         conclusion: str | None = "success",
         name: str = "riverbed",
+        path: str = ".github/workflows/riverbed.yml",
     ) -> int:
-        """Record a workflow run; returns its id."""
+        """Record a workflow run of workflow file `path`; returns its id."""
         with self.lock:
             run_id = self.new_id()
             self.runs[run_id] = {
@@ -136,6 +137,7 @@ class FakeState:
                 "status": status,
                 "conclusion": conclusion,
                 "name": name,
+                "path": path,
                 "run_number": len(self.runs) + 1,
             }
             return run_id

@@ -16,6 +16,9 @@ from typing import Any
 
 from riverbed.action.config import input_variable
 
+#: The workflow file runs of the stand-in belong to unless a test says otherwise.
+DEFAULT_WORKFLOW = ".github/workflows/riverbed.yml"
+
 
 @dataclass(frozen=True)
 class RunnerPaths:
@@ -67,12 +70,15 @@ def runner_env(
     repository: str = "octo/demo",
     repository_id: int | None = 1001,
     inputs: Mapping[str, str] | None = None,
+    workflow: str = DEFAULT_WORKFLOW,
+    ref: str = "refs/heads/main",
 ) -> dict[str, str]:
     """The variables a runner sets for a step (the caller adds PATH, PYTHONPATH, …)."""
     env = {
         "GITHUB_API_URL": api_url,
         "GITHUB_REPOSITORY": repository,
         "GITHUB_EVENT_NAME": event_name,
+        "GITHUB_WORKFLOW_REF": f"{repository}/{workflow}@{ref}",
         "GITHUB_EVENT_PATH": str(paths.event),
         "GITHUB_WORKSPACE": str(paths.workspace),
         "RUNNER_TEMP": str(paths.temp),

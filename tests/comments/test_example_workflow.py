@@ -34,6 +34,30 @@ def test_example_has_guards_concurrency_and_least_permissions() -> None:
     assert "contents: write" not in text
 
 
+def _job(text: str, name: str) -> str:
+    """The text of one job of the example (from `  name:` to the next job or the end)."""
+    start = text.index(f"\n  {name}:\n")
+    rest = text[start + 1 :]
+    ends = [rest.find(f"\n  {other}:\n") for other in ("authorize", "apply") if other != name]
+    end = min((e for e in ends if e > 0), default=len(rest))
+    return rest[:end]
+
+
+def test_only_the_authorized_apply_job_joins_the_writers_group() -> None:
+    """Issue 14: a first job without the writers' group parses and authorizes; the second
+    job (`needs:`) joins it only when that job says an authorized change is pending."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    authorize, apply = _job(text, "authorize"), _job(text, "apply")
+    assert "riverbed-memory-" not in authorize and "comment-stage: authorize" in authorize
+    assert "group: riverbed-comment-${{ github.repository }}-${{ github.event.comment.id }}" in (
+        authorize
+    )
+    assert "changes-memory: ${{ steps.riverbed.outputs.changes-memory }}" in authorize
+    assert "needs: authorize" in apply and "comment-stage: apply" in apply
+    assert "if: needs.authorize.outputs.changes-memory == 'true'" in apply
+    assert "group: riverbed-memory-${{ github.repository }}" in apply
+
+
 def test_example_passes_zizmor() -> None:
     zizmor = shutil.which("zizmor") or str(Path(sys.executable).with_name("zizmor"))
     if not Path(zizmor).exists():

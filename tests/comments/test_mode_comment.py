@@ -105,7 +105,12 @@ def test_edited_comment_is_ignored(harness: Harness) -> None:
     assert result.requests == 0 and "only new comments" in result.summary
 
 
+#: A repository that opts in to trusting replies' runs (docs/ACTION.md says what that risks).
+WITH_REPLIES = "push,schedule,workflow_dispatch,issue_comment,pull_request_review_comment"
+
+
 def test_reply_to_finding_suppresses_that_finding(harness: Harness) -> None:
+    harness.inputs["trusted-events"] = WITH_REPLIES
     marker = format_finding_marker(FP, rule_id="S603", severity="minor", path="src/app.py", line=2)
     finding = harness.gh.add_review_comment(
         pull=7,
@@ -128,7 +133,20 @@ def test_reply_to_finding_suppresses_that_finding(harness: Harness) -> None:
     assert harness.reactions("review_comment", event[1]["comment"]["id"]) == ["eyes", "+1"]
 
 
+def test_reply_to_finding_by_default_suggests_the_conversation_form(harness: Harness) -> None:
+    marker = format_finding_marker(FP, rule_id="S603", severity="minor", path="src/app.py", line=2)
+    finding = harness.gh.add_review_comment(
+        pull=7, body=marker, path="src/app.py", line=2, user="github-actions[bot]"
+    )
+    result = harness.run(harness.review_reply('/riverbed suppress --reason "constant"', finding))
+    assert result.staged is None and result.outputs["upload"] == "false"
+    (reply,) = harness.replies()
+    assert "(pull\\_request\\_review\\_comment) is not in" in reply
+    assert f"/riverbed suppress {FP} --reason constant --type false_positive" in reply
+
+
 def test_reply_to_finding_major_needs_accepted_risk(harness: Harness) -> None:
+    harness.inputs["trusted-events"] = WITH_REPLIES
     marker = format_finding_marker(FP, rule_id="B602", severity="major", path="src/app.py", line=2)
     finding = harness.gh.add_review_comment(
         pull=7, body=marker, path="src/app.py", line=2, user="github-actions[bot]"

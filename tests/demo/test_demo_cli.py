@@ -135,6 +135,12 @@ def test_the_action_persists_reviews_replies_and_expires(story: dict[str, Any]) 
     assert comment["reactions"] == ["eyes", "+1"]
     assert comment["suppression"] in comment["reply"] and "✅" in comment["reply"]
     assert comment["uploaded"] is not None
+    # The inline reply is refused (its run is not trusted) with the conversation form to post.
+    assert "not in the action's `trusted-events`" in comment["refusal"]
+    assert (
+        comment["suggested"].startswith("/riverbed suppress ")
+        and comment["suggested"] in (comment["refusal"])
+    )
 
     again = _facts(story, "action-review-again")
     assert (again["outputs"]["findings-kept"], again["outputs"]["findings-suppressed"]) == (
@@ -179,7 +185,7 @@ def test_human_output_tells_the_story(tmp_path: Path) -> None:
         "review posted with 2 inline comments",
         "┌─ the review body as posted to PR #4 (GitHub stand-in)",
         "## riverbed review · midstream phase",
-        "┌─ the reply as posted in the review thread (GitHub stand-in)",
+        "┌─ the reply as posted in the conversation (GitHub stand-in)",
         "reactions eyes +1",
         "13. mode expire (schedule, day 70)",
         "GitHub was a local stand-in (riverbed.testing.FakeGitHub on 127.0.0.1)",

@@ -80,6 +80,18 @@ class Bench:
         )
         return self._run("issue_comment", payload, inputs or {})
 
+    def rerun(
+        self,
+        comment_id: int,
+        body: str,
+        user: str = "maintainer",
+        *,
+        inputs: dict[str, str] | None = None,
+    ) -> Outcome:
+        """Run comment mode again on an existing conversation comment (the second job)."""
+        payload = issue_comment_event(PR, comment_id, body, user, api_url=self.gh.api_url)
+        return self._run("issue_comment", payload, inputs or {})
+
     def review_reply(
         self, body: str, parent: int, user: str = "maintainer", **inputs: str
     ) -> Outcome:
@@ -140,7 +152,8 @@ class Bench:
         """Every comment the action's identity wrote on the pull request, oldest first."""
         conversation = self.gh.issue_comments.get(PR, [])
         inline = self.gh.review_comments.get(PR, [])
-        return [c["body"] for c in [*conversation, *inline] if c["user"]["login"] == BOT]
+        ours = [c for c in [*conversation, *inline] if c["user"]["login"] == BOT]
+        return [c["body"] for c in sorted(ours, key=lambda c: c["id"])]
 
 
 @contextmanager

@@ -117,6 +117,7 @@ def _run(
     *,
     repository_id: int = REPO_ID,
     limits: ZipLimits | None = None,
+    extra_env: dict[str, str] | None = None,
 ) -> Outcome:
     workspace, runner_temp = tmp / "workspace", tmp / "runner-temp"
     index = workspace / ".river" / "memory" / "index.json"
@@ -139,6 +140,7 @@ def _run(
             "GITHUB_REPOSITORY": f"{OWNER}/{REPO}",
             "GITHUB_REPOSITORY_ID": str(repository_id),
             "GITHUB_EVENT_NAME": "push",
+            "GITHUB_WORKFLOW_REF": "octo/demo/.github/workflows/riverbed.yml@refs/heads/main",
             "GITHUB_EVENT_PATH": str(event),
             "GITHUB_WORKSPACE": str(workspace),
             "RUNNER_TEMP": str(runner_temp),
@@ -146,9 +148,12 @@ def _run(
             "GITHUB_STEP_SUMMARY": str(summary),
             "INPUT_GITHUB_TOKEN": fake.token,
             "INPUT_MODE": "persist",
-        }
+        } | (extra_env or {})
         for name, value in env.items():
-            monkeypatch.setenv(name, value)
+            if value:
+                monkeypatch.setenv(name, value)
+            else:
+                monkeypatch.delenv(name, raising=False)
         if limits is None:
             code, outputs = _entrypoint(), _outputs(output)
         else:
@@ -184,10 +189,46 @@ def _fork_pull_request(fake: FakeGitHub, rng: random.Random) -> int:
     return fake.add_artifact(run_id=run, files={"index.json": POISON_INDEX})
 
 
+def _run_of(**run: str) -> Poison:
+    """A poison: an artifact uploaded by a run of this repository with these attributes."""
+
+    def poison(fake: FakeGitHub, rng: random.Random) -> int:
+        return fake.add_artifact(run_id=fake.add_run(**run), files={"index.json": POISON_INDEX})
+
+    return poison
+
+
 UNTRUSTED: dict[str, tuple[Poison, str]] = {
     "fork artifact": (_fork, "not uploaded by a run of this repository's own code"),
     "pull_request-run artifact": (_untrusted_event, "which is not in trusted-events"),
     "fork pull_request artifact": (_fork_pull_request, "not uploaded by a run of this"),
+    # Issue 14: a writer's branch with an edited workflow, a Dependabot branch, another
+    # workflow of the repository uploading an artifact of the same name, a review-comment
+    # run (which uses the pull request's copy of the workflow file).
+    "push on a feature branch": (
+        _run_of(event="push", head_branch="feature/edited-workflow"),
+        "which is not in trusted-branches (main)",
+    ),
+    "push on a dependabot branch": (
+        _run_of(event="push", head_branch="dependabot/pip/requests-2.32.0"),
+        "which is not in trusted-branches (main)",
+    ),
+    "workflow_dispatch on a branch": (
+        _run_of(event="workflow_dispatch", head_branch="wip"),
+        "which is not in trusted-branches",
+    ),
+    "another workflow of the repository": (
+        _run_of(event="push", path=".github/workflows/release.yml"),
+        "'.github/workflows/release.yml', which is not in trusted-workflows",
+    ),
+    "another repository's workflow": (
+        _run_of(event="push", path="evil/repo/.github/workflows/riverbed.yml@refs/heads/main"),
+        "which is not in trusted-workflows",
+    ),
+    "pull_request_review_comment run": (
+        _run_of(event="pull_request_review_comment", head_branch="feature/x"),
+        "'pull_request_review_comment', which is not in trusted-events",
+    ),
 }
 
 
@@ -328,3 +369,37 @@ def test_a_valid_index_ten_times_over_the_cap_is_not_restored(
     outcome = _run(root, oversized, random.Random(1), monkeypatch, capsys, limits=limits)
     _assert_refused(outcome, f"exceeds {cap} bytes", root)
     support.count("poisoning attempts refused: valid index 10x over the cap")
+
+
+# ----------------------------------------------------------------- provenance inputs
+def test_trusted_branches_and_workflows_widen_trust_when_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A release branch and the persist workflow, named in the inputs, are trusted."""
+    release = _run_of(event="push", head_branch="release/2", path=".github/workflows/persist.yml")
+    extra = {
+        "INPUT_TRUSTED_BRANCHES": "main, release/2",
+        "INPUT_TRUSTED_WORKFLOWS": "persist.yml",
+    }
+    outcome = _run(tmp_path, release, random.Random(3), monkeypatch, capsys, extra_env=extra)
+    assert outcome.code == 0, outcome.log
+    assert outcome.outputs["restored-from"] == str(outcome.poisoned_artifact)
+    assert outcome.staged_ids() == {"poison-1"}
+
+
+def test_a_run_path_in_owner_repo_at_ref_form_is_the_same_workflow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    newer = _run_of(event="push", path=f"{OWNER}/{REPO}/.github/workflows/riverbed.yml@main")
+    outcome = _run(tmp_path, newer, random.Random(4), monkeypatch, capsys)
+    assert outcome.outputs["restored-from"] == str(outcome.poisoned_artifact), outcome.log
+
+
+def test_without_a_workflow_ref_nothing_is_trusted_and_the_step_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    extra = {"GITHUB_WORKFLOW_REF": ""}
+    outcome = _run(tmp_path, _fork, random.Random(5), monkeypatch, capsys, extra_env=extra)
+    assert outcome.code == 2
+    assert "GITHUB_WORKFLOW_REF is not set" in outcome.log and "trusted-workflows" in outcome.log
+    assert not outcome.staged.exists() and outcome.outputs["upload"] == "false"

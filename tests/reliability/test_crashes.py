@@ -179,6 +179,7 @@ def test_sigkill_during_the_actions_staging_leaves_nothing_or_the_whole_index(
             "GITHUB_REPOSITORY": "octo/demo",
             "GITHUB_REPOSITORY_ID": "1001",
             "GITHUB_EVENT_NAME": "push",
+            "GITHUB_WORKFLOW_REF": "octo/demo/.github/workflows/riverbed.yml@refs/heads/main",
             "GITHUB_EVENT_PATH": str(event),
             "GITHUB_WORKSPACE": str(tmp_path / "workspace"),
             "RUNNER_TEMP": str(runner_temp),
