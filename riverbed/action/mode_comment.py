@@ -7,13 +7,14 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
-from riverbed.action.comment_apply import Findings, Provenance, apply_command
+from riverbed.action.comment_apply import Provenance, apply_command
 from riverbed.action.comment_event import (
     CommentEvent,
     check_permission_input,
     comment_event,
     permission_allows,
 )
+from riverbed.action.comment_talk import Talk, finding_markers
 from riverbed.action.context import ActionContext
 from riverbed.action.restore import (
     Restored,
@@ -25,7 +26,6 @@ from riverbed.action.restore import (
 from riverbed.comments import (
     DEFAULT_PREFIX,
     READ_ONLY_VERBS,
-    Command,
     HelpCommand,
     ParsedComment,
     ShowCommand,
@@ -36,7 +36,6 @@ from riverbed.comments import (
 )
 from riverbed.comments.replies import (
     Outcome,
-    fits,
     render_help,
     render_parse_errors,
     render_refusal,
@@ -44,13 +43,11 @@ from riverbed.comments.replies import (
     render_show,
     render_untrusted_event,
 )
-from riverbed.comments.reply_marker import replied_comment_ids
 from riverbed.errors import ActionConfigError, GitHubError, UsageError
 from riverbed.github import conversation
-from riverbed.github.conversation import CommentInfo
 from riverbed.github.pulls import list_pull_files
 from riverbed.markdown_safe import inline
-from riverbed.markers import FindingMarker, parse_finding_marker, parse_finding_markers
+from riverbed.markers import parse_finding_marker
 from riverbed.merge import merge_indexes
 from riverbed.model import Index
 from riverbed.review_memory import load_review_memory
@@ -61,8 +58,6 @@ DEFAULT_PERMISSION = "write"
 #: concurrency group answers everything but an authorized memory change, which it leaves to
 #: a second `apply` job (output `changes-memory`), so an outsider can never queue there.
 STAGES = ("all", "authorize", "apply")
-#: The login GitHub gives the workflow's GITHUB_TOKEN (used until a reaction says otherwise).
-DEFAULT_IDENTITY = "github-actions[bot]"
 
 
 def _prefix(context: ActionContext) -> str:
@@ -89,93 +84,6 @@ def _ignore(context: ActionContext, why: str, *, notice: bool = False) -> int:
     return 0
 
 
-class _Talk:
-    """The conversation with the commenter: reactions and at most one reply per comment."""
-
-    def __init__(self, context: ActionContext, event: CommentEvent) -> None:
-        self.context, self.event = context, event
-        self.client = context.github()
-        #: Set when GitHub refused a write because the token is read-only (a fork's).
-        self.read_only = False
-        # Who this token writes as: the first reaction's answer says (GITHUB_TOKEN's until).
-        self.identity = DEFAULT_IDENTITY
-
-    def react(self, content: str) -> None:
-        """React to the comment; a failed reaction is logged and never stops a command."""
-        if self.read_only:
-            return
-        try:
-            login = conversation.react(self.client, self.event.kind, self.event.comment_id, content)
-        except GitHubError as exc:
-            self.read_only = exc.read_only_token
-            self.context.runner.warning(f"riverbed: reaction {content} not added: {exc}")
-            return
-        if login:
-            self.identity = login
-
-    def ours(self, comment: CommentInfo | None) -> bool:
-        """True for a comment this action's identity wrote (only those carry trusted markers)."""
-        return comment is not None and comment.login == self.identity
-
-    def reply(self, body: str) -> None:
-        event = self.event
-        seen = set[int]()
-        for comment in conversation.conversation(self.client, event.kind, event.number):
-            if self.ours(comment):
-                seen |= replied_comment_ids(comment.body)
-        if event.comment_id in seen:
-            self.context.runner.info(
-                f"comment {event.comment_id} was answered before (delivered again); no new reply"
-            )
-            return
-        conversation.post_reply(
-            self.client,
-            event.kind,
-            number=event.number,
-            thread_id=event.in_reply_to or event.comment_id,
-            body=fits(body),
-        )
-
-
-def _findings(talk: _Talk, commands: Sequence[Command]) -> Findings:
-    """Markers a suppress may need: the parent comment's, or the PR's inline findings by fp."""
-    suppresses = [c for c in commands if isinstance(c, SuppressCommand)]
-    parent: FindingMarker | None = None
-    problem = None
-    event = talk.event
-    if any(c.from_parent for c in suppresses):
-        if event.in_reply_to is None:
-            problem = (
-                "suppress without a fingerprint or --rule must be written as a reply to one of "
-                "riverbed's inline finding comments"
-            )
-        else:
-            comment = conversation.review_comment(talk.client, event.in_reply_to)
-            if comment is not None and not talk.ours(comment):
-                problem = (
-                    f"the comment this replies to ({event.in_reply_to}) was written by "
-                    f"{comment.login or 'someone else'}, not by riverbed ({talk.identity}), so "
-                    "any finding marker in it is not trusted; give a fingerprint or --rule instead"
-                )
-            else:
-                parent = parse_finding_marker(comment.body) if comment else None
-                if parent is None:
-                    problem = (
-                        f"the comment this replies to ({event.in_reply_to}) is not a riverbed "
-                        "finding comment (it has no finding marker); give a fingerprint or "
-                        "--rule instead"
-                    )
-    by_fingerprint: dict[str, FindingMarker] = {}
-    # Fetched for counts too: a reply says how many of the PR's findings a suppression matches.
-    if suppresses:
-        for comment in conversation.conversation(talk.client, "review_comment", event.number):
-            if not talk.ours(comment):
-                continue  # anyone can write a marker; only riverbed's name real findings
-            for marker in parse_finding_markers(comment.body):
-                by_fingerprint.setdefault(marker.fingerprint, marker)
-    return Findings(parent=parent, parent_problem=problem, by_fingerprint=by_fingerprint)
-
-
 def _stage(path: Path, index: Index) -> None:
     with locked(path):
         write_index_atomic(path, index)
@@ -191,7 +99,7 @@ def _restore(context: ActionContext) -> tuple[Restored, TrustCheck]:
     return restored, check
 
 
-def _show(context: ActionContext, talk: _Talk, after: Index | None) -> str:
+def _show(context: ActionContext, talk: Talk, after: Index | None) -> str:
     """The `show` reply: memory after this comment's changes (`after`), else as restored."""
     source = "this comment's changes"
     if after is None:
@@ -216,7 +124,7 @@ def _show(context: ActionContext, talk: _Talk, after: Index | None) -> str:
 
 
 def _apply_all(
-    context: ActionContext, talk: _Talk, parsed: ParsedComment
+    context: ActionContext, talk: Talk, parsed: ParsedComment
 ) -> tuple[list[Outcome], list[str], Index]:
     """Restore, apply every changing command, merge anything newer, stage when it changed."""
     config, runner, event = context.config, context.runner, talk.event
@@ -227,7 +135,7 @@ def _apply_all(
     restored, check = _restore(context)
     _stage(work, restored.index)
     provenance = Provenance(event.login, event.number, event.comment_id, event.html_url)
-    findings = _findings(talk, parsed.commands)
+    findings = finding_markers(talk, parsed.commands)
     outcomes = [
         apply_command(
             work,
@@ -296,7 +204,7 @@ def run(context: ActionContext) -> int:
         )
     runner.set_output("upload", False)
     runner.set_output("changes-memory", False)
-    talk = _Talk(context, event)
+    talk = Talk(context, event)
     talk.react("eyes")
     try:
         if talk.read_only:
@@ -312,7 +220,7 @@ def run(context: ActionContext) -> int:
 READ_ONLY = "Resource not accessible by integration"
 
 
-def _fingerprint_hint(talk: _Talk) -> str:
+def _fingerprint_hint(talk: Talk) -> str:
     """The finding a review-thread reply answers, as the conversation command needs it."""
     parent = talk.event.in_reply_to
     if parent is None:
@@ -325,7 +233,7 @@ def _fingerprint_hint(talk: _Talk) -> str:
     return "<fingerprint>"
 
 
-def _read_only_token(context: ActionContext, talk: _Talk, prefix: str) -> int:
+def _read_only_token(context: ActionContext, talk: Talk, prefix: str) -> int:
     """Explain, in an annotation and the summary, why nothing changed and what to do."""
     config, runner, event = context.config, context.runner, talk.event
     with contextlib.suppress(FileNotFoundError):
@@ -354,7 +262,7 @@ def _read_only_token(context: ActionContext, talk: _Talk, prefix: str) -> int:
 
 def _answer(  # noqa: PLR0917 - one call site, the flow's own state
     context: ActionContext,
-    talk: _Talk,
+    talk: Talk,
     parsed: ParsedComment,
     prefix: str,
     required: str,
@@ -419,10 +327,10 @@ def _answer(  # noqa: PLR0917 - one call site, the flow's own state
     return 0
 
 
-def _untrusted_event(context: ActionContext, talk: _Talk, parsed: ParsedComment) -> int:
+def _untrusted_event(context: ActionContext, talk: Talk, parsed: ParsedComment) -> int:
     """Refuse memory changes from a run whose upload no restore trusts; say what to post."""
     event, prefix = talk.event, _prefix(context)
-    findings = _findings(talk, parsed.commands)
+    findings = finding_markers(talk, parsed.commands)
     lines = []
     for line in parsed.lines:
         command = line.command

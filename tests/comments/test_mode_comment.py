@@ -333,6 +333,7 @@ def test_artifact_uploaded_meanwhile_is_merged_before_staging(harness: Harness) 
 
 
 def test_refusal_of_a_useless_suppression_says_why_and_what_works(harness: Harness) -> None:
+    harness.inputs["trusted-events"] = WITH_REPLIES
     marker = format_finding_marker(FP, rule_id="E501", severity="major", path="src/app.py", line=2)
     finding = harness.gh.add_review_comment(
         pull=7, body=marker, path="src/app.py", line=2, user="github-actions[bot]"
