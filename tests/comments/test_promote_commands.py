@@ -94,6 +94,10 @@ def test_promoting_an_unknown_candidate_fails_politely(harness: Harness) -> None
 def test_a_reply_suppression_records_the_findings_rule_for_learning(harness: Harness) -> None:
     from riverbed.markers import format_finding_marker
 
+    # Replies change memory only where their runs are trusted (docs/ACTION.md, trust model).
+    harness.inputs["trusted-events"] = (
+        "push,schedule,workflow_dispatch,issue_comment,pull_request_review_comment"
+    )
     marker = format_finding_marker(
         "0123456789abcdef", rule_id="S603", severity="minor", path="src/app.py", line=2
     )
