@@ -92,7 +92,10 @@ def _suppress(
         raise GuardedSeverityError(
             exc.severity,
             exc.feedback_type,
-            how='reply `/riverbed suppress --type accepted_risk --reason "…"` to accept the risk',
+            how=(
+                f"comment `/riverbed suppress {fingerprint or f'--rule {rule}'} "
+                '--type accepted_risk --reason "…"` to accept the risk'
+            ),
         ) from None
     what = f"finding {fingerprint}" if fingerprint else f"rule {rule}"
     if marker is not None and fingerprint:

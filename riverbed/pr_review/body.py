@@ -28,9 +28,10 @@ from riverbed.pr_review.placement import Placement
 from riverbed.pr_review.state import ReviewState, format_review_marker
 
 SUPPRESS_HINT = (
-    "<sub>To hide a finding in future reviews, reply "
-    '<code>/riverbed suppress --reason "…"</code> to its inline comment (or comment '
-    '<code>/riverbed suppress &lt;fingerprint&gt; --reason "…"</code>); to lift a suppression, '
+    "<sub>To hide a finding in future reviews, comment "
+    '<code>/riverbed suppress &lt;fingerprint&gt; --reason "…"</code> on this pull request '
+    "(add <code>--type accepted_risk</code> for a major or critical one; a reply to the inline "
+    "comment works only where review-comment runs are trusted); to lift a suppression, "
     "comment <code>/riverbed revoke &lt;suppression-id&gt;</code>.</sub>\n"
 )
 _EVIDENCE = {
@@ -71,19 +72,17 @@ def inline_comment_body(finding: ReviewFinding, max_message: int = 4000) -> str:
     """The body of one inline review comment, ending in its hidden finding marker."""
     evidence = f"\n\n{_EVIDENCE[finding.evidence]}" if finding.evidence in _EVIDENCE else ""
     # The severity guard lets only accepted_risk hide major and critical findings, so the
-    # hint offers the command that will actually work for this one.
+    # hint offers the command that will actually work for this one. It is the conversation
+    # form with the fingerprint: replies to review comments are untrusted by default.
     guarded = finding.severity in ("major", "critical")
-    command = (
-        '/riverbed suppress --type accepted_risk --reason "…"'
-        if guarded
-        else ('/riverbed suppress --reason "…"')
-    )
+    kind = " --type accepted_risk" if guarded else ""
+    command = f'/riverbed suppress {inline(finding.fingerprint, 64)}{kind} --reason "…"'
     return (
         f"**{inline(finding.severity, 20)}** · {_code(finding.rule_id)} · riverbed\n\n"
         f"{block(finding.message, max_message)}{evidence}\n\n"
         + (f"↻ {inline(finding.learning, 300)}\n\n" if finding.learning else "")
-        + f"<sub>fingerprint {_code(finding.fingerprint, 64)} · reply "
-        f"<code>{command}</code> to hide it in future reviews</sub>\n"
+        + f"<sub>fingerprint {_code(finding.fingerprint, 64)} · comment "
+        f"<code>{command}</code> on this pull request to hide it in future reviews</sub>\n"
         + format_finding_marker(
             finding.fingerprint,
             rule_id=finding.rule_id,

@@ -343,7 +343,8 @@ def test_refusal_of_a_useless_suppression_says_why_and_what_works(harness: Harne
     reply = harness.replies()[0]
     assert "❌ refused\\: the severity guard never lets a false\\_positive suppression" in reply
     assert "hide this major finding" in reply
-    assert "/riverbed suppress \\-\\-type accepted\\_risk \\-\\-reason" in reply
+    # The command that works: the conversation form, with the fingerprint from the marker.
+    assert f"/riverbed suppress {FP} \\-\\-type accepted\\_risk \\-\\-reason" in reply
     assert "severity override" in reply
 
 
