@@ -64,4 +64,5 @@ def persist_baseline(context: ActionContext, index_path: Path) -> AppendOutcome:
         appended=(entry_id,) if outcome.written else (),
         unchanged=() if outcome.written else (entry_id,),
         markdown=f"\n{line}.\n",
+        outputs={"baseline-id": entry_id},
     )

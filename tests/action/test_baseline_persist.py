@@ -38,11 +38,13 @@ def test_push_records_supersedes_and_skips_identical(
     assert len(first["context"]["fingerprints"]) == 2 and first["type"] == "review"
     assert first["context"]["branch"] == "main" and "expiresAt" in first
     assert "baseline: recorded" in run.summary and run.outputs["appended"] == "1"
+    assert run.outputs["baseline-id"] == first["id"]
     # The same findings again: nothing written; new findings: the old baseline is superseded
     # and keeps only a stub, so the index does not carry every push's fingerprints.
     fake.add_artifact(files={"index.json": run.staged.read_bytes()})
     same = harness.run(inputs={"findings": "findings.json"})
     assert same.outputs["appended"] == "0" and "already holds these findings" in same.summary
+    assert same.outputs["baseline-id"] == first["id"]
     fake.add_artifact(files={"index.json": same.staged.read_bytes()})
     _findings(harness, "one", "two", "three")
     newer = harness.run(inputs={"findings": "findings.json"})
@@ -59,3 +61,4 @@ def test_other_events_do_not_record(harness: ActionHarness) -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     assert _baselines(run.staged_index) == []
     assert "baseline: not recorded (a schedule run" in run.summary
+    assert run.outputs.get("baseline-id", "") == ""
