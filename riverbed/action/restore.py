@@ -269,18 +269,29 @@ def trust_check(context: ActionContext) -> TrustCheck:
     )
 
 
-def restore_memory(context: ActionContext, check: TrustCheck) -> Restored:
-    """DESIGN's restore: newest trusted artifact, else the workspace index, else empty."""
+def restore_artifact(
+    context: ActionContext, check: TrustCheck, notes: list[str]
+) -> Restored | None:
+    """The newest trusted artifact as restored memory, or None; what was seen goes to notes."""
     config = context.config
-    notes: list[str] = []
     listing = list_artifacts(check.client, config.artifact_name)
     notes.append(f"found {len(listing)} artifact(s) named {config.artifact_name!r}")
     candidates, skipped = select_candidates(listing, repository_id=check.repository_id)
     notes.extend(skipped)
     found = first_trusted(check, candidates, notes)
-    if found is not None:
-        artifact, run, index = found
-        return Restored(index, "artifact", artifact, run, tuple(notes))
+    if found is None:
+        return None
+    artifact, run, index = found
+    return Restored(index, "artifact", artifact, run, tuple(notes))
+
+
+def restore_memory(context: ActionContext, check: TrustCheck) -> Restored:
+    """DESIGN's restore: newest trusted artifact, else the workspace index, else empty."""
+    config = context.config
+    notes: list[str] = []
+    restored = restore_artifact(context, check, notes)
+    if restored is not None:
+        return restored
     if config.index_path.is_file():
         notes.append(f"no trusted artifact; using the workspace index {config.index_input}")
         return Restored(read_index(config.index_path), "workspace", notes=tuple(notes))

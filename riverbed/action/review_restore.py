@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from riverbed.action.context import ActionContext
-from riverbed.action.restore import Restored, TrustCheck, first_trusted, select_candidates
+from riverbed.action.restore import Restored, TrustCheck, restore_artifact
 from riverbed.errors import CorruptIndexError
-from riverbed.github.artifacts import list_artifacts
 from riverbed.gitio import file_at
 from riverbed.model import empty_index
 from riverbed.storage import parse_index_bytes
@@ -25,14 +24,9 @@ def restore_for_review(context: ActionContext, check: TrustCheck) -> Restored:
     """Artifact, else `git show BASE:index-path`, else empty; the workspace copy is the PR's."""
     config = context.config
     notes: list[str] = []
-    listing = list_artifacts(check.client, config.artifact_name)
-    notes.append(f"found {len(listing)} artifact(s) named {config.artifact_name!r}")
-    candidates, skipped = select_candidates(listing, repository_id=check.repository_id)
-    notes.extend(skipped)
-    found = first_trusted(check, candidates, notes)
-    if found is not None:
-        artifact, run, index = found
-        return Restored(index, "artifact", artifact, run, tuple(notes))
+    restored = restore_artifact(context, check, notes)
+    if restored is not None:
+        return restored
     # The workspace holds the pull request's checkout: its index is the pull request's to
     # edit, so it could suppress its own findings. Only the base branch's copy is trusted.
     where = config.index_input

@@ -44,23 +44,30 @@ class GitHubSettings:
     user_agent: str = "riverbed-action"
 
 
+def retry_rules(settings: GitHubSettings) -> dict[str, Any]:
+    """urllib3 retry settings shared by the API and storage sessions (idempotent GETs only)."""
+    return {
+        "total": settings.retries,
+        "connect": settings.retries,
+        "read": settings.retries,
+        "status": settings.retries,
+        "other": 0,
+        "redirect": 0,
+        "allowed_methods": IDEMPOTENT_METHODS,
+        "status_forcelist": list(RETRY_STATUSES),
+        "backoff_factor": settings.backoff,
+        "backoff_max": max(settings.backoff * 8, 1.0),
+        "raise_on_status": False,
+        "respect_retry_after_header": True,
+    }
+
+
 def build_retry(settings: GitHubSettings) -> Retry:
     """A bounded retry for idempotent requests only (5xx, connection errors, rate limits)."""
     from github.GithubRetry import GithubRetry
 
     retry: Retry = GithubRetry(
-        total=settings.retries,
-        connect=settings.retries,
-        read=settings.retries,
-        status=settings.retries,
-        other=0,
-        redirect=0,
-        allowed_methods=IDEMPOTENT_METHODS,
-        status_forcelist=list(RETRY_STATUSES),
-        backoff_factor=settings.backoff,
-        backoff_max=max(settings.backoff * 8, 1.0),
-        raise_on_status=False,
-        respect_retry_after_header=True,
+        **retry_rules(settings),
         max_rate_limit_wait=settings.max_rate_limit_wait,
         secondary_rate_wait=min(60.0, settings.max_rate_limit_wait),
     )

@@ -44,22 +44,9 @@ def storage_retry(settings: GitHubSettings) -> Retry:
     """
     from urllib3.util.retry import Retry
 
-    from riverbed.github.client import IDEMPOTENT_METHODS, RETRY_STATUSES
+    from riverbed.github.client import retry_rules
 
-    return Retry(
-        total=settings.retries,
-        connect=settings.retries,
-        read=settings.retries,
-        status=settings.retries,
-        other=0,
-        redirect=0,
-        allowed_methods=IDEMPOTENT_METHODS,
-        status_forcelist=list(RETRY_STATUSES),
-        backoff_factor=settings.backoff,
-        backoff_max=max(settings.backoff * 8, 1.0),
-        raise_on_status=False,
-        respect_retry_after_header=True,
-    )
+    return Retry(**retry_rules(settings))
 
 
 class StorageRefused(GitHubError):
