@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import errno
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from riverbed.errors import StoreWriteError
@@ -34,11 +36,15 @@ def write_failure(path: Path, exc: OSError, what: str) -> str:
     return f"{path}: could not write {what}: {hint} (the existing file was not changed)"
 
 
-def write_bytes_atomic(path: Path, data: bytes, *, what: str = "the file") -> None:
+def write_bytes_atomic(
+    path: Path, data: bytes, *, what: str = "the file", meanwhile: Callable[[], None] | None = None
+) -> None:
     """Write via temp file + fsync + rename + directory fsync, keeping the file's mode.
 
     A reader sees the old bytes or the new ones, never half a file; on failure the old file is
-    untouched and StoreWriteError says why (`what` names the file in the message).
+    untouched and StoreWriteError says why (`what` names the file in the message). A check
+    `meanwhile` runs while the temp file is written and synced (that I/O in a thread, which
+    needs no interpreter lock); if it raises, the temp file is removed and nothing replaced.
     """
     try:
         mode = path.stat().st_mode & 0o777
@@ -48,10 +54,16 @@ def write_bytes_atomic(path: Path, data: bytes, *, what: str = "the file") -> No
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=temp_prefix(path), suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        if meanwhile is None:
+            _write_synced(fd, data)
+        else:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+                written = pool.submit(_write_synced, fd, data)
+                try:
+                    meanwhile()
+                finally:
+                    concurrent.futures.wait([written])
+                written.result()
         os.chmod(temp_name, mode)
         replace_file(temp_name, path)
         temp_name = None
@@ -62,6 +74,13 @@ def write_bytes_atomic(path: Path, data: bytes, *, what: str = "the file") -> No
         if temp_name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temp_name)
+
+
+def _write_synced(fd: int, data: bytes) -> None:
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def replace_file(source: str | Path, target: Path) -> None:

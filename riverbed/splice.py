@@ -148,3 +148,85 @@ def replace_many(data: bytes, changes: list[tuple[tuple[int, int], Entry]]) -> b
         done = last
     pieces.append(view[done:])
     return b"".join(pieces)
+
+
+#: A byte edit: `data[start:end]` becomes the bytes.
+Edit = tuple[int, int, bytes]
+_METADATA = b'\n      "metadata": {\n'
+_METADATA_END = b"\n      }"
+_UPDATED = b'\n        "updatedAt": '
+_STATUS = b'\n      "status": '
+_ARCHIVED = b'"archived"'
+
+
+def archive_edits(data: bytes, first: int, last: int, entry: Entry, stamp: bytes) -> list[Edit]:
+    """The edits that archive the entry at `data[first:last]` as `lifecycle` does; [] if unsure.
+
+    Archiving sets `status` and `metadata.updatedAt` (`stamp` is its JSON spelling): each is
+    rewritten where it stands, or added as the last member of its object when absent.
+    """
+    meta = entry.get("metadata")
+    if not isinstance(meta, dict) or not meta:
+        return []
+    at = data.find(_METADATA, first, last)
+    close = data.find(_METADATA_END, at, last)
+    if at == -1 or close == -1:
+        return []
+    if "updatedAt" in meta:
+        stamped = _value_edit(data, data.find(_UPDATED, at, close), len(_UPDATED), close, stamp)
+    else:
+        stamped = (close, close, b"," + _UPDATED + stamp)
+    if "status" in entry:
+        status = _value_edit(data, data.find(_STATUS, first, last), len(_STATUS), last, _ARCHIVED)
+    else:
+        status = (last - 6, last - 6, b"," + _STATUS + _ARCHIVED)
+    if stamped is None or status is None:
+        return []
+    return [stamped, status] if stamped[0] < status[0] else [status, stamped]
+
+
+def _value_edit(data: bytes, line: int, key: int, limit: int, value: bytes) -> Edit | None:
+    """The edit giving the string member whose line starts at `line` the spelling `value`."""
+    start = line + key
+    end = data.find(b"\n", start, limit + 1)
+    if line == -1 or end == -1 or data[start] != _QUOTE:
+        return None
+    return start, end - (data[end - 1] == _COMMA), value
+
+
+_QUOTE, _COMMA = ord('"'), ord(",")
+
+
+def archive_many(data: bytes, changes: list[tuple[tuple[int, int], Entry, Entry]]) -> bytes:
+    """`data` with each (span, old, archived) entry rewritten, spans in file order.
+
+    Where `archive_edits` is sure, only the status and the stamp change; any other entry is
+    serialized whole (`replace_many`).
+    """
+    if not changes:
+        return data
+    stamp = _stamp(changes[0][2])
+    view = memoryview(data)
+    pieces: list[bytes | memoryview] = []
+    slots: list[int] = []
+    whole: list[Entry] = []
+    done = 0
+    for (first, last), old, new in changes:
+        edits = archive_edits(data, first, last, old, stamp) if stamp else []
+        if not edits:
+            edits = [(first, last, b"")]
+            slots.append(len(pieces) + 1)
+            whole.append(new)
+        for start, end, replacement in edits:
+            pieces += [view[done:start], replacement]
+            done = end
+    pieces.append(view[done:])
+    for slot, replacement in zip(slots, entries_bytes(whole), strict=True):
+        pieces[slot] = replacement
+    return b"".join(pieces)
+
+
+def _stamp(entry: Entry) -> bytes:
+    meta = entry.get("metadata")
+    value = meta.get("updatedAt") if isinstance(meta, dict) else None
+    return dumps_js(value)[:-1] if isinstance(value, str) else b""

@@ -221,13 +221,18 @@ class Held:
         locking.set_notes(self.fd, [*kept, note][-_VERIFIED_KEPT:])
 
 
-def _digests(data: bytes, new_data: bytes, same: int) -> tuple[str, str]:
-    """Digests of `data` and `new_data`, which share their first `same` bytes (hashed once)."""
+def _digests(data: bytes, new_data: bytes, same: int) -> tuple[str, Callable[[], str]]:
+    """The digest of `data`, and a call giving that of `new_data`, which shares the first
+    `same` bytes (hashed once)."""
     shared = hashlib.sha256(memoryview(data)[:same])
-    old, new = shared.copy(), shared
+    old = shared.copy()
     old.update(memoryview(data)[same:])
-    new.update(memoryview(new_data)[same:])
-    return old.hexdigest(), new.hexdigest()
+
+    def new_digest() -> str:
+        shared.update(memoryview(new_data)[same:])
+        return shared.hexdigest()
+
+    return old.hexdigest(), new_digest
 
 
 @contextlib.contextmanager
@@ -334,10 +339,16 @@ def _try_fast(
     old_digest, new_digest = _digests(data, new_data, same)
     if not held.known(old_digest):
         return False, None, old_digest
-    for old, new in written:
-        check_entry_written(old, new)
-    write_bytes_atomic(path, new_data, what="the index")
-    held.remember(new_data, new_digest)
+    digests: list[str] = []
+
+    def hashed_and_checked() -> None:
+        # Runs while the new bytes are written and synced; a refusal leaves the file as it was.
+        digests.append(new_digest())
+        for old, new in written:
+            check_entry_written(old, new)
+
+    write_bytes_atomic(path, new_data, what="the index", meanwhile=hashed_and_checked)
+    held.remember(new_data, digests[0])
     return True, result, old_digest
 
 

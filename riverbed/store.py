@@ -224,7 +224,7 @@ def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireRepo
         ]
         if not pairs:
             return None, 0, report, []
-        new_data = splice.replace_many(data, [(span, new) for span, _, new in pairs])
+        new_data = splice.archive_many(data, pairs)
         return new_data, pairs[0][0][0], report, [(old, new) for _, old, new in pairs]
 
     report: ExpireReport = update_index(Path(path), change, fast=fast)
