@@ -73,7 +73,7 @@ def dumps_js(value: Any) -> bytes:
     except (TypeError, orjson.JSONEncodeError):
         # Python's float repr differs from orjson's (`1e-07`), so every number line is checked.
         return _NUMBER_LINE.sub(_fix_number, _slow_dumps(value)) + b"\n"
-    return _fix_numbers(raw) + b"\n"
+    return js_numbers(raw) + b"\n"
 
 
 def has_number_markers(raw: bytes) -> bool:
@@ -81,7 +81,9 @@ def has_number_markers(raw: bytes) -> bool:
     return any(pattern.search(raw) for pattern in _MARKER_PATTERNS)
 
 
-def _fix_numbers(raw: bytes) -> bytes:
+def js_numbers(raw: bytes) -> bytes:
+    """orjson's indented output with every number spelled as JavaScript does (`raw` if none
+    differ)."""
     if not has_number_markers(raw):
         return raw
     line_starts: set[int] = set()
@@ -141,10 +143,12 @@ def indented_too_deep(pretty: bytes, limit: int = MAX_DEPTH) -> bool:
     shows as a line indented 2(limit+1); an empty one as `[]`/`{}` ending a line indented
     2·limit.
     """
-    if b"\n" + b" " * (2 * limit + 2) in pretty:
-        return True
     marker = b"\n" + b" " * (2 * limit)
     start = pretty.find(marker)
+    if start == -1:  # the common case: one fast search (its last byte, a space, is rare)
+        return False
+    if b"\n" + b" " * (2 * limit + 2) in pretty:
+        return True
     while start != -1:
         end = pretty.find(b"\n", start + 1)
         line = pretty[start + 1 : len(pretty) if end == -1 else end].rstrip(b",")

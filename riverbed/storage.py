@@ -25,8 +25,8 @@ from riverbed.errors import (
 from riverbed.jsonformat import (
     MAX_DEPTH,
     dumps_js,
-    has_number_markers,
     indented_too_deep,
+    js_numbers,
     loads,
     repeated_key,
     too_deep,
@@ -78,7 +78,7 @@ def ensure_gitignore(path: Path) -> bool:
 
 def parse_index_bytes(data: bytes, source: str) -> Index:
     """Parse and structurally validate index bytes; CorruptIndexError names the first problem."""
-    return _parse(data, source)[0]
+    return _parse(data, source, proving=False)[0]
 
 
 def _loads(data: bytes, source: str) -> Any:
@@ -93,6 +93,9 @@ def _loads(data: bytes, source: str) -> Any:
     try:
         document = loads(data)
     except ValueError as exc:
+        if str(exc).startswith("depth limit exceeded"):  # orjson reads at most 1024 levels
+            problem = f"$: objects and arrays nest deeper than {MAX_DEPTH} levels"
+            raise CorruptIndexError(source, problem) from None
         raise CorruptIndexError(source, f"invalid JSON: {exc}") from None
     finally:
         gc.freeze()
@@ -102,10 +105,10 @@ def _loads(data: bytes, source: str) -> Any:
     return document
 
 
-def _parse(data: bytes, source: str) -> tuple[Index, bool]:
-    """The index, and whether `data` is exactly what `dumps_js` writes for it."""
+def _parse(data: bytes, source: str, *, proving: bool = True) -> tuple[Index, bool]:
+    """The index, and (when `proving`) whether `data` is exactly what `dumps_js` writes for it."""
     document = _loads(data, source)
-    canonical = _check_nesting_and_keys(data, document, source)
+    canonical = _check_nesting_and_keys(data, document, source, proving)
     problems = structural_problems(document, limit=1)
     if problems:
         raise CorruptIndexError(source, problems[0])
@@ -122,29 +125,36 @@ def _parse(data: bytes, source: str) -> tuple[Index, bool]:
     return index, canonical
 
 
-def _check_nesting_and_keys(data: bytes, document: Any, source: str) -> bool:
-    # One C-speed re-serialization answers both questions: its indentation is the nesting
-    # depth, and it is the reference the duplicate-key check compares against.
+def _check_nesting_and_keys(data: bytes, document: Any, source: str, proving: bool) -> bool:
+    # One C-speed re-serialization answers every question. Bytes equal to it (plus the final
+    # newline) cannot repeat a key: the parse keeps one member per key, so the bytes would
+    # differ. Their indentation is the nesting depth. And with no number spelled differently
+    # by JavaScript (the markers), they are `dumps_js` of the parse: canonical. Only bytes
+    # that differ need the separate repeated-key check.
     try:
         pretty = orjson.dumps(document, option=orjson.OPT_INDENT_2)
     except orjson.JSONEncodeError:
+        # orjson writes at most 254 levels: deeper input is refused here, in one line.
         pretty = b""
     if not pretty or indented_too_deep(pretty):
         where = too_deep(document, named_steps=2) or "$"
         raise CorruptIndexError(
             source, f"{where}: objects and arrays nest deeper than {MAX_DEPTH} levels"
         )
-    repeated = repeated_key(data, pretty)
-    if repeated is not None:
-        key, holder = repeated
-        raise CorruptIndexError(
-            source,
-            f"{_where(holder)} repeats the key {_shown(key)} (JSON readers disagree on which "
-            "value counts: keep one)",
-        )
-    # orjson and JavaScript spell numbers alike except where the markers show.
-    orjson_form = len(data) == len(pretty) + 1 and data.startswith(pretty)
-    return orjson_form and not has_number_markers(pretty)
+    orjson_form = len(data) == len(pretty) + 1 and data.endswith(b"\n") and data.startswith(pretty)
+    if not orjson_form:
+        repeated = repeated_key(data, pretty)
+        if repeated is not None:
+            key, holder = repeated
+            raise CorruptIndexError(
+                source,
+                f"{_where(holder)} repeats the key {_shown(key)} (JSON readers disagree on "
+                "which value counts: keep one)",
+            )
+        return False
+    # orjson and JavaScript spell numbers alike except on lines the markers show (a marker
+    # inside a string changes nothing).
+    return proving and js_numbers(pretty) == pretty
 
 
 def _shown(key: str) -> str:
