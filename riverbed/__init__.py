@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from riverbed.errors import (
     ArtifactError,
@@ -24,6 +24,7 @@ from riverbed.errors import (
 )
 
 if TYPE_CHECKING:
+    __version__: str
     from riverbed.baseline import Baseline
     from riverbed.change import Change, change_from_files, parse_unified_diff
     from riverbed.expiry import effective_expiry, is_expired, parse_expires_at
@@ -93,8 +94,25 @@ _LAZY = {
 }
 
 
+#: The version shown when riverbed runs from a source tree that was never installed.
+UNKNOWN_VERSION: Final = "0+unknown"
+
+
+def _package_version() -> str:
+    """The installed distribution's version (pyproject.toml is its one source), or 0+unknown."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("riverbed")
+    except metadata.PackageNotFoundError:
+        return UNKNOWN_VERSION
+
+
 def __getattr__(name: str) -> Any:
-    """Import a lazily exported name on first access."""
+    """Import a lazily exported name on first access (`__version__` reads package metadata)."""
+    if name == "__version__":
+        globals()[name] = version = _package_version()
+        return version
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'riverbed' has no attribute {name!r}")
@@ -107,8 +125,6 @@ def __dir__() -> list[str]:
     """Module attributes, lazy exports included."""
     return sorted({*globals(), *_LAZY})
 
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AppendReport",

@@ -1,12 +1,21 @@
-"""Make untrusted text (comments, finding messages, file names, entries) inert in Markdown/HTML."""
+"""The one escaper for untrusted text: Markdown, HTML, mentions, bidi, log commands, terminal.
+
+Every context riverbed writes untrusted text (comments, finding messages, file names, entries,
+eval labels) into has one function here: `inline`/`block` for Markdown prose and table cells,
+`code`/`code_html` for code style, `mermaid_label` for chart strings, `comment_json` for hidden
+HTML-comment markers, `neutralize`/`command_data`/`command_property` for the runner's log,
+`terminal` for a terminal.
+"""
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
-#: Shown after "@" so GitHub does not turn `@user` / `@org/team` into a mention (it renders as "@").
+#: Shown after "@" (and "#" before a digit) so GitHub does not turn `@user` / `@org/team` into a
+#: mention or `#123` into an issue reference; it renders as nothing.
 MENTION_BREAK: Final = "&#8203;"
 # `'` stays: riverbed never puts untrusted text inside an HTML attribute, and replies quote
 # values as 'this' (an entity there only makes the plain-text reading worse).
@@ -18,6 +27,18 @@ _MARKDOWN: Final = frozenset("\\`*_[]()#|!~{}$+-.:=")
 _INVISIBLE: Final = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 _CONTROL: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _WHITESPACE: Final = re.compile(r"\s+")
+_TERMINAL_CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f]")
+# Inside `<code>` Markdown still runs: HTML, emphasis, links, code, tables, math, mentions.
+_CODE_HTML: Final = {
+    **{char: "\\" + char for char in "\\`*_[]|~$"},
+    **{**_HTML, "@": "@" + MENTION_BREAK},
+}
+# A quoted Mermaid string has no escapes, and Mermaid renders labels as HTML.
+_MERMAID_UNSAFE: Final = re.compile(r"[^\w .,:;/@()+=%-]")
+# A line the runner would read as a workflow command: `::name ...::` after leading whitespace,
+# where a line also ends at a lone `\r`; the legacy `##[name ...]` form counts anywhere.
+_COMMAND_LINE: Final = re.compile(r"(?<![^\r\n])(\s*)::")
+_LEGACY_COMMAND: Final = "##["
 # Below this budget a "(N more characters cut)" note would crowd out the text: an ellipsis
 # marks the cut instead (table cells, severities, logins).
 _COUNTED_CUT_MIN: Final = 80
@@ -45,13 +66,17 @@ def one_line(text: object, max_chars: int) -> str:
 
 
 def escape_markdown(text: str) -> str:
-    """Escape every character that Markdown or HTML could act on, and break @mentions."""
+    """Escape every character that Markdown or HTML could act on; break @mentions and #refs."""
+    cleaned = clean(text)
     out: list[str] = []
-    for char in clean(text):
+    for at, char in enumerate(cleaned):
         if char in _HTML:
             out.append(_HTML[char])
         elif char == "@":
             out.append("@" + MENTION_BREAK)
+        elif char == "#" and cleaned[at + 1 : at + 2].isdigit():
+            # `#123` / `org/repo#123` would link an issue and put a back-reference in its timeline.
+            out.append("\\#" + MENTION_BREAK)
         elif char in _MARKDOWN:
             out.append("\\" + char)
         else:
@@ -61,7 +86,7 @@ def escape_markdown(text: str) -> str:
 
 def unescape_markdown(text: str) -> str:
     """Inverse of `escape_markdown` (for tests and for reading our own output back)."""
-    text = text.replace("@" + MENTION_BREAK, "@")
+    text = text.replace("@" + MENTION_BREAK, "@").replace("#" + MENTION_BREAK, "#")
     text = re.sub(r"\\(.)", r"\1", text)
     for char, entity in _HTML.items():
         if char != "&":
@@ -90,6 +115,22 @@ def code(text: str, max_chars: int = 120) -> str:
     return f"{fence}{pad}{flat}{pad}{fence}" if flat else "—"
 
 
+def code_html(text: str, max_chars: int = 120) -> str:
+    """Text in an HTML `<code>` element, Markdown and HTML escaped, so it carries no markup.
+
+    Not a Markdown code span: a span shows `&lt;` literally, and one holding
+    `<!-- riverbed:reply … -->` would put a forged marker in the bot's own reply.
+    """
+    flat = one_line(text, max_chars)
+    out = "".join(
+        "#" + MENTION_BREAK
+        if char == "#" and flat[at + 1 : at + 2].isdigit()
+        else _CODE_HTML.get(char, char)
+        for at, char in enumerate(flat)
+    )
+    return f"<code>{out}</code>" if out else "—"
+
+
 def user(login: str) -> str:
     """A GitHub login shown without notifying its owner."""
     return "@" + MENTION_BREAK + inline(login, 60)
@@ -107,3 +148,37 @@ def fenced(text: str) -> str:
     longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
     fence = "`" * (longest + 1)
     return f"{fence}text\n{text}\n{fence}"
+
+
+def mermaid_label(text: str, max_chars: int = 40) -> str:
+    """Text for a quoted Mermaid string: words, spaces and plain punctuation only, one line."""
+    # Nothing can end the string, the fence or a tag; bidi and invisible characters become `_`.
+    flat = _MERMAID_UNSAFE.sub("_", " ".join(text.split()))
+    return flat if len(flat) <= max_chars else flat[: max_chars - 1] + "…"
+
+
+def comment_json(value: Mapping[str, Any]) -> str:
+    """JSON for a hidden `<!-- … -->` marker: no `<`, `>` or `&`, so nothing can close it."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def neutralize(text: str) -> str:
+    """Text printed to the runner's log made unable to issue workflow commands."""
+    text = _COMMAND_LINE.sub(lambda m: m.group(1) + ":\u200b:", text)
+    return text.replace(_LEGACY_COMMAND, "##\u200b[")
+
+
+def command_data(text: str) -> str:
+    """The message of a workflow command (`::warning …::data`): no line break can end it."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def command_property(text: str) -> str:
+    """A workflow-command property value (`file=…`): no `:` or `,` can end it either."""
+    return command_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def terminal(value: object) -> str:
+    """Text for a terminal: control (ANSI escapes included) and bidi characters become `?`."""
+    return _INVISIBLE.sub("?", _TERMINAL_CONTROL.sub("?", str(value)))

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from riverbed.markdown_safe import comment_json
+
 _PREFIX = "<!-- riverbed:finding "
 _SUFFIX = " -->"
 # The JSON never contains "<", ">" or "&" (they are written as \u escapes), so the first
@@ -26,11 +28,6 @@ class FindingMarker:
     line: int | None
 
 
-def _html_safe_json(value: dict[str, Any]) -> str:
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
 def format_finding_marker(
     fingerprint: str, *, rule_id: str, severity: str, path: str, line: int | None
 ) -> str:
@@ -42,7 +39,7 @@ def format_finding_marker(
         "path": path,
         "line": line,
     }
-    return _PREFIX + _html_safe_json(payload) + _SUFFIX
+    return _PREFIX + comment_json(payload) + _SUFFIX
 
 
 def _from_json(raw: str) -> FindingMarker | None:

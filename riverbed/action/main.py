@@ -12,10 +12,10 @@ from typing import Any
 from riverbed.action.config import ActionConfig, risky_trusted_events
 from riverbed.action.context import ActionContext
 from riverbed.action.runner import Runner
-from riverbed.action.summary import md
 from riverbed.errors import ActionConfigError, RiverbedError
 from riverbed.expiry import utc_now
 from riverbed.github.client import GitHubSettings
+from riverbed.markdown_safe import inline
 
 #: Mode → module. A module defines `run(context: ActionContext) -> int` (the exit code).
 MODE_MODULES: Mapping[str, str] = types.MappingProxyType(
@@ -76,6 +76,6 @@ def failure_summary(mode: str, error: RiverbedError) -> str:
     """The job summary of a failed run: what failed, and that nothing was uploaded."""
     return (
         f"## riverbed memory · {mode} · failed\n\n"
-        f"{md(str(error))}\n\n"
+        f"{inline(str(error), 2000)}\n\n"
         "Nothing was staged or uploaded; the memory artifact from earlier runs is unchanged.\n"
     )

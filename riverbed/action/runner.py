@@ -8,31 +8,21 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from riverbed.errors import ActionConfigError
+from riverbed.markdown_safe import neutralize
 
 #: GitHub refuses a step summary over 1 MiB; stay well below and say when cut.
 MAX_SUMMARY_CHARS = 512 * 1024
-# A line the runner would read as a workflow command: `::name ...::` after leading whitespace,
-# where a line also ends at a lone `\r`; the legacy `##[name ...]` form counts anywhere.
-_COMMAND_LINE = re.compile(r"(?<![^\r\n])(\s*)::")
-_LEGACY_COMMAND = "##["
 
 
 def _core() -> Any:
     from actions_toolkit import core
 
     return core
-
-
-def neutralize(text: str) -> str:
-    """Untrusted text made unable to issue workflow commands when printed to the log."""
-    text = _COMMAND_LINE.sub(lambda m: m.group(1) + ":\u200b:", text)
-    return text.replace(_LEGACY_COMMAND, "##\u200b[")
 
 
 def output_value(value: object) -> str:

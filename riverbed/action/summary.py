@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from riverbed.action.memory_job import MemoryReport
+from riverbed.markdown_safe import code, inline
 
 #: Rows listed per table before the rest is only counted.
 MAX_ROWS = 50
-# Inside one table cell or bullet these are the characters that format, link or end the cell.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
-
-
-def md(text: str) -> str:
-    """Text safe inside Markdown and a table cell: no HTML, no formatting, one line."""
-    text = " ".join(text.split())
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-
-
-def code(text: str) -> str:
-    """Text as inline code (backticks in it cannot close the span)."""
-    text = " ".join(text.split()).replace("`", "'")
-    return f"`{text}`"
+#: Characters of one untrusted line (title, note, warning) before it is cut.
+MAX_LINE = 1000
 
 
 def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], noun: str) -> list[str]:
@@ -36,8 +23,8 @@ def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], noun: str) 
     return lines
 
 
-def _bullets(items: Sequence[str], noun: str) -> list[str]:
-    lines = [f"- {md(item)}" for item in items[:MAX_ROWS]]
+def _bullets(items: Sequence[str], noun: str, *, escaped: bool = False) -> list[str]:
+    lines = [f"- {item if escaped else inline(item, MAX_LINE)}" for item in items[:MAX_ROWS]]
     if len(items) > MAX_ROWS:
         lines.append(f"- *… {len(items) - MAX_ROWS} more {noun} left out*")
     return lines
@@ -49,7 +36,8 @@ def render_summary(report: MemoryReport) -> str:
     out = [
         f"## riverbed memory · {report.mode}",
         "",
-        f"Restored from **{md(restored.label)}**: {md(restored.description)}.",
+        f"Restored from **{inline(restored.label, 200)}**: "
+        f"{inline(restored.description, MAX_LINE)}.",
         "",
         "| entries | active | archived now | appended | warnings |",
         "|---|---|---|---|---|",
@@ -59,12 +47,12 @@ def render_summary(report: MemoryReport) -> str:
     ]
     if report.archived:
         out += ["### Archived (expired)", ""]
-        archived = [(code(entry_id), md(title)) for entry_id, title in report.archived]
+        archived = [(code(entry_id), inline(title)) for entry_id, title in report.archived]
         out += [*_table(("id", "title"), archived, "archived entries"), ""]
     added = report.added
     if added.appended or added.unchanged:
         out += ["### Appended", ""]
-        out += _bullets(list(added.appended), "entries")
+        out += _bullets([code(entry_id) for entry_id in added.appended], "entries", escaped=True)
         if added.unchanged:
             out.append(
                 f"- {len(added.unchanged)} entr{'y' if len(added.unchanged) == 1 else 'ies'} "
@@ -73,7 +61,7 @@ def render_summary(report: MemoryReport) -> str:
         out.append("")
     if report.merged_from:
         out += ["### Merged before staging", ""]
-        out.append(f"- merged {md(report.merged_from)}, uploaded by another run since restore")
+        out.append(f"- merged {inline(report.merged_from)}, uploaded by another run since restore")
         out += _bullets(list(report.merge_notes), "notes")
         out += _bullets([f"conflict: {c}" for c in report.conflicts], "conflicts")
         out.append("")
@@ -85,7 +73,7 @@ def render_summary(report: MemoryReport) -> str:
     out += ["### Restore", "", *_bullets(restored.notes, "notes"), ""]
     out += ["### Next expiries", ""]
     if report.upcoming:
-        upcoming = [(code(u.id), md(u.title), code(u.expires_at)) for u in report.upcoming]
+        upcoming = [(code(u.id), inline(u.title), code(u.expires_at)) for u in report.upcoming]
         out += _table(("id", "title", "expires"), upcoming, "expiries")
         if report.upcoming_total > len(report.upcoming):
             out.append(
@@ -95,8 +83,8 @@ def render_summary(report: MemoryReport) -> str:
         out.append("No active entry has an expiry date.")
     out += [
         "",
-        f"Staged {code(str(report.staged_path))} for upload as artifact "
-        f"{code(report.artifact_name)} (kept {report.retention_days} days).",
+        f"Staged {code(str(report.staged_path), 500)} for upload as artifact "
+        f"{code(report.artifact_name, 300)} (kept {report.retention_days} days).",
         "",
     ]
     return "\n".join(out)

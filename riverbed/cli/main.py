@@ -8,11 +8,10 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from riverbed.cli.output import Context
 from riverbed.errors import RiverbedError
-
-VERSION = "0.1.0"
 
 #: Modules that register verbs; each has `register(subparsers)` and sets `handler` defaults.
 COMMAND_MODULES = (
@@ -26,6 +25,19 @@ COMMAND_MODULES = (
     "riverbed.cli.demo_command",
     "riverbed.cli.learning_commands",
 )
+
+
+class _VersionAction(argparse.Action):
+    """`--version`: print the installed package's version and exit (read only when asked)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from riverbed import __version__
+
+        sys.stdout.write(f"riverbed {__version__}\n")
+        parser.exit()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 done; 1 the check failed; 2 bad usage or input; "
         "3 the index is unreadable or corrupt.",
     )
-    parser.add_argument("--version", action="version", version=f"riverbed {VERSION}")
+    parser.add_argument("--version", action=_VersionAction)
     parser.add_argument(
         "--index",
         metavar="PATH",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +19,7 @@ from riverbed.cli.output import (
 from riverbed.cli.review_commands import override_option, severity_overrides
 from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
+from riverbed.markdown_safe import terminal
 from riverbed.model import PHASES, SEVERITIES
 
 if TYPE_CHECKING:
@@ -27,14 +27,7 @@ if TYPE_CHECKING:
     from riverbed.change import Change
     from riverbed.review import Decision, ReviewResult
 
-#: Control characters (ANSI escapes included) in finding text must not reach the terminal.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _EVIDENCE = {"verified": "verified", "not_found": "NOT FOUND", "not_checkable": "-"}
-
-
-def _safe(value: object) -> str:
-    """Untrusted text for one terminal line: control characters shown as `?`."""
-    return _CONTROL.sub("?", str(value))
 
 
 def _read_text(source: str, flag: str) -> str:
@@ -111,7 +104,7 @@ def load_for_review(context: Context) -> dict[str, Any]:
 
 def _where(decision: Decision) -> str:
     finding = decision.finding
-    return _safe(f"{decision.finding.fingerprint}  {finding.rule_id} {finding.location}")
+    return terminal(f"{decision.finding.fingerprint}  {finding.rule_id} {finding.location}")
 
 
 def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) -> None:
@@ -124,9 +117,9 @@ def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) 
         finding = decision.finding
         row: list[object] = [
             finding.severity,
-            _safe(finding.rule_id or "-"),
-            _safe(finding.location),
-            _safe(finding.text),
+            terminal(finding.rule_id or "-"),
+            terminal(finding.location),
+            terminal(finding.text),
             finding.fingerprint,
         ]
         if with_evidence:
@@ -145,7 +138,7 @@ def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) 
     if line := result.scope_line():
         print(line)
     for note in result.notes:
-        print(_safe(note))
+        print(terminal(note))
     print(
         f"memory: {plural(counts['memoryEntries'], 'entry')} apply to this change; "
         f"{plural(counts['suppressionsInEffect'], 'suppression')} in effect"
@@ -155,7 +148,7 @@ def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) 
         for d in result.suppressed:
             if d.suppression is not None:
                 why = f"by {d.suppression.suppression_id} ({d.suppression.reason})"
-                print(f"  {_where(d)}  {_safe(why)}")
+                print(f"  {_where(d)}  {terminal(why)}")
     if result.tool_suppressed:
         print("suppressed by the tool:")
         for d in result.tool_suppressed:
@@ -164,11 +157,11 @@ def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) 
         print("skipped by the severity guard (finding kept):")
         for d in result.guard_skipped:
             for skip in d.guard_skips:
-                print(f"  {_where(d)}  {_safe(f'{skip.suppression_id}: {skip.reason}')}")
+                print(f"  {_where(d)}  {terminal(f'{skip.suppression_id}: {skip.reason}')}")
     if result.resurfaced:
         print("resurfaced (related files changed in this change; still valid?):")
         for entry in result.resurfaced:
-            print(_safe(f"  {entry['id']}  {entry.get('title') or entry.get('content', '')}"))
+            print(terminal(f"  {entry['id']}  {entry.get('title') or entry.get('content', '')}"))
     if "evidence" in counts:
         e = counts["evidence"]
         print(

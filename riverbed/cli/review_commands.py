@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,15 +16,8 @@ from riverbed.cli.output import (
 )
 from riverbed.errors import UsageError
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
+from riverbed.markdown_safe import terminal
 from riverbed.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES
-
-#: Control characters (ANSI escapes included) in finding text must not reach the terminal.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def _safe(value: object) -> str:
-    """Untrusted text for one terminal line: control characters shown as `?`."""
-    return _CONTROL.sub("?", str(value))
 
 
 def _changed_files(args: argparse.Namespace, default_cwd: str) -> list[str] | None:
@@ -175,7 +167,7 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     else:
         print(f"{entry['id']} is already in effect in {context.index_path}; nothing written")
     for note in notes:
-        print(f"  {_safe(note)}")
+        print(f"  {terminal(note)}")
     if outcome.written and feedback != "accepted_risk" and checked is None:
         context.warn(
             f"a {feedback} suppression hides only info and minor findings; the severity guard "

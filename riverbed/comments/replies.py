@@ -10,16 +10,11 @@ from riverbed.comments.commands import DEFAULT_PREFIX, help_text
 from riverbed.comments.parser import ParsedComment
 from riverbed.comments.reply_marker import format_reply_marker
 from riverbed.expiry import effective_expiry
-from riverbed.markdown_safe import fenced, inline, one_line, table, user
+from riverbed.markdown_safe import code_html, fenced, inline, table, user
 from riverbed.model import Entry, entry_title, metadata
 
 #: GitHub's cap on a comment body.
 MAX_REPLY_CHARS: Final = 65_536
-# Inside `<code>` Markdown still runs: HTML, emphasis, links, code, tables, math, mentions.
-_CODE_ESCAPES: Final = {
-    **{char: "\\" + char for char in "\\`*_[]|~$"},
-    **{"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "@": "@&#8203;"},
-}
 #: Rows of `show`; the rest are counted, not listed.
 MAX_SHOW_ROWS: Final = 50
 
@@ -36,17 +31,6 @@ class Outcome:
     detail: str = ""
     #: True when the command wrote to memory (the index must then be staged for upload).
     changed: bool = False
-
-
-def code(text: str, max_chars: int = 120) -> str:
-    """Echoed text in code style with `<`, `>` (and Markdown) escaped, so it carries no HTML.
-
-    An HTML `<code>` element, not a Markdown code span: a span shows `&lt;` literally, and one
-    holding `<!-- riverbed:reply … -->` would put a forged marker in the bot's own reply.
-    """
-    flat = one_line(text, max_chars)
-    out = "".join(_CODE_ESCAPES.get(char, char) for char in flat)
-    return f"<code>{out}</code>" if out else "—"
 
 
 def _header(comment_id: int, text: str) -> str:
@@ -86,9 +70,9 @@ def render_results(
     rows = [
         [
             str(o.line),
-            code(o.verb, 20),
+            code_html(o.verb, 20),
             ("✅ " if o.ok else "❌ ") + inline(o.change, 300),
-            code(o.entry_id) if o.entry_id else "—",
+            code_html(o.entry_id) if o.entry_id else "—",
             inline(o.detail, 120) if o.detail else " ",
         ]
         for o in outcomes
@@ -116,7 +100,7 @@ def render_parse_errors(
         lines = [f"- {inline(parsed.problem, 300)}"]
     else:
         lines = [
-            f"- line {p.number}: {code(p.source, 80)} — {inline(p.error or '', 400)}"
+            f"- line {p.number}: {code_html(p.source, 80)} — {inline(p.error or '', 400)}"
             for p in parsed.errors
         ]
         if parsed.refused:
@@ -149,7 +133,8 @@ def render_refusal(
         comment_id,
         f"Sorry {user(login)}, only people with **{allowed}** permission on this repository "
         f"can change riverbed memory (your permission here is {inline(actual, 20)}), so nothing "
-        f"was changed. Anyone can use {code(prefix + ' help')} and {code(prefix + ' show')}; "
+        f"was changed. Anyone can use {code_html(prefix + ' help')} and "
+        f"{code_html(prefix + ' show')}; "
         "ask a maintainer to run the command if it should be applied.",
     )
 
@@ -182,7 +167,7 @@ def _show_row(entry: Entry) -> list[str]:
     meta = metadata(entry)
     expiry = effective_expiry(entry)
     return [
-        code(str(entry.get("id", "?"))),
+        code_html(str(entry.get("id", "?"))),
         inline(str(entry.get("type", "?")), 20),
         inline(entry_title(entry), 100),
         inline(str(meta.get("phase") or "any"), 20),

@@ -351,7 +351,8 @@ def action_expire(state: DemoState) -> Step:
         now=state.timeline.day(70),
     )
     out = run.outputs
-    warned = IMPORTED_ID in run.summary
+    # The summary escapes Markdown punctuation (`decision\-…`); compare without the escapes.
+    warned = IMPORTED_ID in run.summary.replace("\\", "")
     statuses = staged_statuses(run.staged.read_text(encoding="utf-8"))
     lapsed = state.carry.get("comment_suppression", "")
     return Step(

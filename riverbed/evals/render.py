@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Final
 
 from riverbed.evals.compare import SuiteComparison, judge
 from riverbed.evals.direction import DEFAULT_DIRECTIONS, Directions
 from riverbed.evals.history import EvalRecord, series
+from riverbed.markdown_safe import inline, mermaid_label
 
 SPARKS: Final = "▁▂▃▄▅▆▇█"
 #: Charts per suite in Markdown; further metrics appear in the table only (and it says so).
 MAX_CHARTS: Final = 4
 MAX_LABEL: Final = 40
-_UNSAFE_MD = re.compile(r"[|`*_<>\[\]\\#]")
-_MERMAID_UNSAFE = re.compile(r"[^\w .,:;/@()+=%-]")
 _VERDICT_MARK: Final = {
     "regressed": "❌ regressed",
     "improved": "✅ improved",
@@ -56,20 +54,6 @@ def sparkline(values: Sequence[float]) -> str:
     return "".join(SPARKS[round((v - low) / span * (len(SPARKS) - 1))] for v in values)
 
 
-def md_text(text: str, limit: int = MAX_LABEL) -> str:
-    """Untrusted text made inert inside a Markdown table cell (escaped, one line, cut)."""
-    flat = " ".join(text.split())
-    flat = flat if len(flat) <= limit else flat[: limit - 1] + "…"
-    return _UNSAFE_MD.sub(lambda m: "\\" + m.group(0), flat)
-
-
-def _mermaid_text(text: str) -> str:
-    # A quoted xychart string has no escapes, and Mermaid renders labels as HTML: keep words,
-    # spaces and plain punctuation only, so no name can end the string, the fence or a tag.
-    flat = _MERMAID_UNSAFE.sub("_", " ".join(text.split()))
-    return flat if len(flat) <= MAX_LABEL else flat[: MAX_LABEL - 1] + "…"
-
-
 def _plain(value: float) -> str:
     # xychart numbers are plain decimals: no exponent, no `-0`.
     text = f"{value:.6f}".rstrip("0").rstrip(".")
@@ -80,7 +64,7 @@ def _unique_labels(records: Sequence[EvalRecord]) -> list[str]:
     seen: dict[str, int] = {}
     labels = []
     for record in records:
-        label = _mermaid_text(record.label)
+        label = mermaid_label(record.label)
         seen[label] = seen.get(label, 0) + 1
         labels.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
     return labels
@@ -101,9 +85,9 @@ def mermaid_chart(suite: str, metric: str, points: Sequence[tuple[EvalRecord, fl
         [
             "```mermaid",
             "xychart-beta",
-            f'    title "{_mermaid_text(suite)}: {_mermaid_text(metric)}"',
+            f'    title "{mermaid_label(suite)}: {mermaid_label(metric)}"',
             f"    x-axis [{labels}]",
-            f'    y-axis "{_mermaid_text(metric)}" {_plain(low)} --> {_plain(high)}',
+            f'    y-axis "{mermaid_label(metric)}" {_plain(low)} --> {_plain(high)}',
             f"    line [{', '.join(_plain(v) for v in values)}]",
             "```",
         ]
@@ -138,7 +122,7 @@ def history_table(
     records: Sequence[EvalRecord], metrics: Sequence[str], directions: Directions, tolerance: float
 ) -> str:
     """A Markdown table, one row per run (oldest first), arrows for change since the row above."""
-    header = "| run | date | status | " + " | ".join(md_text(m) for m in metrics) + " |"
+    header = "| run | date | status | " + " | ".join(inline(m, MAX_LABEL) for m in metrics) + " |"
     lines = [header, "|" + " --- |" * (3 + len(metrics))]
     previous: dict[str, float] = {}
     for record in records:
@@ -152,7 +136,7 @@ def history_table(
             cells.append(fmt(value) + arrow)
             previous[metric] = value
         date = record.created_at.strftime("%Y-%m-%d") if record.created_at else "–"
-        row = [md_text(record.label), date, record.status, *cells]
+        row = [inline(record.label, MAX_LABEL), date, inline(record.status, MAX_LABEL), *cells]
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
 
@@ -167,7 +151,7 @@ def history_markdown(
     heading_level: int = 3,
 ) -> str:
     """Charts (up to MAX_CHARTS metrics) and the table for one suite's runs."""
-    parts = [f"{'#' * heading_level} Eval history: {md_text(suite, 80)}", ""]
+    parts = [f"{'#' * heading_level} Eval history: {inline(suite, 80)}", ""]
     charted = [m for m in metrics if series(records, m)][:MAX_CHARTS]
     for metric in charted:
         parts += [mermaid_chart(suite, metric, series(records, metric)), ""]
@@ -175,7 +159,7 @@ def history_markdown(
     if left_out:
         parts += [
             f"{len(left_out)} more metric(s) in the table only: "
-            + ", ".join(md_text(m) for m in left_out)
+            + ", ".join(inline(m, MAX_LABEL) for m in left_out)
             + f" (charts show at most {MAX_CHARTS}; pick them with --metric)",
             "",
         ]
@@ -189,17 +173,18 @@ def comparison_markdown(comparison: SuiteComparison) -> str:
     """A Markdown table of one comparison (metric, baseline, newest, change, verdict)."""
     against = comparison.baseline.label if comparison.baseline else comparison.against
     lines = [
-        f"**{md_text(comparison.suite, 80)}**: run {md_text(comparison.newest.label)} "
-        f"({comparison.newest.status}) against {md_text(against)}, "
+        f"**{inline(comparison.suite, 80)}**: run {inline(comparison.newest.label, MAX_LABEL)} "
+        f"({inline(comparison.newest.status, MAX_LABEL)}) against {inline(against, MAX_LABEL)}, "
         f"tolerance {fmt(comparison.tolerance)}: "
         f"{len(comparison.regressions)} regression(s)",
     ]
     if comparison.note:
-        lines += ["", f"_{md_text(comparison.note, 200)}_"]
+        lines += ["", f"_{inline(comparison.note, 200)}_"]
     lines += ["", "| metric | better | baseline | newest | change | verdict |", "|" + " --- |" * 6]
     for change in comparison.changes:
         lines.append(
-            f"| {md_text(change.metric)} | {'lower' if change.lower_is_better else 'higher'} "
+            f"| {inline(change.metric, MAX_LABEL)} "
+            f"| {'lower' if change.lower_is_better else 'higher'} "
             f"| {fmt(change.baseline)} | {fmt(change.newest)} | {signed(change.delta)} "
             f"| {_VERDICT_MARK[change.verdict]} |"
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from riverbed.markdown_safe import clean, cut
+from riverbed.markdown_safe import clean, command_data, command_property, cut
 from riverbed.pr_review.model import ReviewFinding
 
 #: GitHub shows at most 10 warning annotations per step; more would be dropped silently.
@@ -20,28 +20,19 @@ class Annotations:
     omitted: int
 
 
-def _data(text: str) -> str:
-    # Workflow-command data escaping: a newline can never start a new command.
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _property(text: str) -> str:
-    return _data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def annotation_line(finding: ReviewFinding, level: str = "warning") -> str:
     """One `::warning file=…,line=…,title=…::message` command for a finding."""
     props: list[str] = []
     if finding.path:
-        props.append("file=" + _property(clean(cut(finding.path, 500))))
+        props.append("file=" + command_property(clean(cut(finding.path, 500))))
         if finding.line:
             props.append(f"line={finding.line}")
             if finding.end_line and finding.end_line > finding.line:
                 props.append(f"endLine={finding.end_line}")
     title = f"riverbed: {finding.severity} {finding.rule_id}"
-    props.append("title=" + _property(clean(cut(title, 200))))
+    props.append("title=" + command_property(clean(cut(title, 200))))
     message = clean(cut(f"{finding.message} (fingerprint {finding.fingerprint})", 4000))
-    return f"::{level} {','.join(props)}::{_data(message)}"
+    return f"::{level} {','.join(props)}::{command_data(message)}"
 
 
 def findings_annotations(

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from riverbed.markdown_safe import comment_json
 from riverbed.markers import parse_finding_markers
 
 _REVIEW_MARKER = re.compile(r"<!-- riverbed:review (\{[^<>]{0,1000}?\}) -->")
@@ -52,8 +53,7 @@ def format_review_marker(state: ReviewState) -> str:
         "kept": state.kept,
         "suppressions": state.suppressions,
     }
-    text = json.dumps(payload, separators=(",", ":"))
-    return "<!-- riverbed:review " + text.replace("<", "\\u003c").replace(">", "\\u003e") + " -->"
+    return "<!-- riverbed:review " + comment_json(payload) + " -->"
 
 
 def parse_review_marker(body: str) -> ReviewState | None:

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from riverbed.action.memory_job import upcoming_expiries
 from riverbed.action.restore import integrity_problem, select_candidates
 from riverbed.action.runner import neutralize, output_value
-from riverbed.action.summary import code, md
 from riverbed.github.artifacts import ArtifactInfo, artifact_from_json
+from riverbed.markdown_safe import code, inline
 
 REPO_ID = 1001
 
@@ -115,17 +115,17 @@ def test_upcoming_expiries_sorted_and_only_active_future() -> None:
 
 
 @given(st.text())
-def test_md_escapes_every_markup_character(text: str) -> None:
-    escaped = md(text)
+def test_summary_cells_escape_every_markup_character(text: str) -> None:
+    escaped = inline(text, 10_000)
     assert "\n" not in escaped and "<" not in escaped and ">" not in escaped
     unescaped_pipe = escaped.replace("\\|", "")
     assert "|" not in unescaped_pipe
 
 
-def test_md_examples() -> None:
-    assert md("a | b <script>*x*") == "a \\| b &lt;script&gt;\\*x\\*"
-    assert md("[link](http://x)") == "\\[link\\](http://x)"
-    assert code("a`b\nc") == "`a'b c`"
+def test_summary_cell_examples() -> None:
+    assert inline("a | b <script>*x*") == "a \\| b &lt;script&gt;\\*x\\*"
+    assert inline("[link](http://x)") == "\\[link\\]\\(http\\://x\\)"
+    assert code("a`b\nc") == "``a`b c``"
 
 
 def test_neutralize_stops_workflow_commands_in_log_lines() -> None:

@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 from riverbed.evals import EvalRecord
 from riverbed.evals.history import series
 from riverbed.evals.render import (
+    MAX_LABEL,
     history_markdown,
     key_metrics,
-    md_text,
     mermaid_chart,
     sparkline,
 )
+from riverbed.markdown_safe import inline
 
 
 def run(entry_id: str, day: int, commit: str | None = None, **scores: float) -> EvalRecord:
@@ -118,5 +119,5 @@ def test_sparkline() -> None:
 
 
 def test_markdown_cells_are_inert() -> None:
-    assert md_text("a|b <img src=x> `c`") == "a\\|b \\<img src=x\\> \\`c\\`"
-    assert md_text("x" * 50).endswith("…")
+    assert inline("a|b <img src=x> `c`", MAX_LABEL) == "a\\|b &lt;img src\\=x&gt; \\`c\\`"
+    assert inline("x" * 50, MAX_LABEL).endswith("…")
