@@ -6,10 +6,12 @@ standard library only and parses on old Pythons (to refuse them with a clear ::e
   python action_install.py key      print `key=…` and `venv=…` for the venv cache
   python action_install.py install  reuse the venv if it checks out, else build it afresh
 
-Building: `python -m venv --without-pip`, uv from its hashed pin (fetched by hash through
-the index's JSON API by action_uv.py, else pip --require-hashes), then
-`uv pip install --require-hashes --no-deps --only-binary :all:` of action-requirements.txt
-and an offline, no-build-isolation install of the package itself. Reuse: the venv restored
+Building: `python -m venv --without-pip` (in a second process, while uv is fetched), uv
+from its hashed pin (fetched by hash through the index's JSON API by action_uv.py, else pip
+--require-hashes), riverbed's own wheel zipped from the action's tree by action_wheel.py (no
+build backend), then one `uv pip install --require-hashes --no-deps --only-binary :all:` of
+action-requirements.txt and that wheel by its sha256. No bytecode is compiled at install:
+compiling every module costs more than the first run's imports save. Reuse: the venv restored
 from the cache must carry this key, the same interpreter, and every installed file as its
 RECORD lists it; anything else is removed and rebuilt (a cache miss never changes behaviour).
 """
@@ -32,7 +34,7 @@ from pathlib import Path
 MIN_PYTHON = (3, 11)
 MARKER = "riverbed-venv.json"
 #: Bump to invalidate every cached venv (a change in how this script builds one).
-LAYOUT = "1"
+LAYOUT = "2"
 HERE = Path(__file__).resolve().parent
 
 
@@ -71,16 +73,18 @@ def check_python() -> None:
 
 def _package_digest(root: Path) -> str:
     """A digest of what the venv is built from: the pins, the package's files and version."""
+    sys.path.insert(0, str(HERE))
+    from action_wheel import package_files
+
     digest = hashlib.sha256(LAYOUT.encode())
     names = ["action-requirements.txt", "action-requirements-uv.txt", "pyproject.toml"]
-    files = [root / name for name in names]
-    files += sorted(
-        path
-        for path in (root / "riverbed").rglob("*")
-        if path.is_file() and "__pycache__" not in path.parts
-    )
-    for path in files:
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+    # action_wheel.py decides the bytes of the package's install, so it is digested too.
+    files = [(name, root / name) for name in names] + [
+        ("action_wheel.py", HERE / "action_wheel.py")
+    ]
+    files += [(path.relative_to(root).as_posix(), path) for path in package_files(root)]
+    for name, path in files:
+        digest.update(name.encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:24]
 
@@ -230,26 +234,48 @@ def _uv(root: Path, target: Path) -> Path:
     return target / "bin" / ("uv.exe" if os.name == "nt" else "uv")
 
 
+def _self_requirement(root: Path, scratch: Path) -> Path:
+    """A requirements file naming riverbed's own wheel (built here) by its hash."""
+    sys.path.insert(0, str(HERE))
+    from action_wheel import build_wheel
+
+    wheel = build_wheel(root, scratch)
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    requirement = scratch / "riverbed-requirement.txt"
+    line = f"riverbed @ {wheel.resolve().as_uri()} --hash=sha256:{digest}\n"
+    requirement.write_text(line, encoding="utf-8")
+    return requirement
+
+
 def build(venv: Path, key: str, root: Path, scratch: Path) -> None:
-    """Build the venv afresh: stdlib venv, hashed uv, hashed pins, the package offline."""
+    """Build the venv afresh: stdlib venv, hashed uv, hashed pins and the package's wheel."""
     shutil.rmtree(venv, ignore_errors=True)
     if venv.exists():
         raise InstallError(f"could not remove the stale venv at {venv}")
-    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], "creating the venv")
-    uv = _uv(root, scratch / "uv")
-    python = str(venv_python(venv))
-    env = _uv_env(scratch)
+    started = time.monotonic()
+    # The venv is created by a second process while this one fetches uv (mostly waiting on
+    # the network, then inflating the binary).
+    creating = subprocess.Popen(
+        [sys.executable, "-m", "venv", "--without-pip", str(venv)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        uv = _uv(root, scratch / "uv")
+        own = _self_requirement(root, scratch)
+    finally:
+        output, _ = creating.communicate()
+    if creating.returncode != 0:
+        tail = " | ".join(output.strip().splitlines()[-3:])
+        raise InstallError(f"creating the venv failed (exit {creating.returncode}): {tail}")
+    print(f"riverbed: venv, uv and riverbed's wheel: {time.monotonic() - started:.2f} s")
     _run(
-        [str(uv), "pip", "install", "--quiet", "--python", python, "--require-hashes",
-         "--no-deps", "--only-binary", ":all:", "-r", str(root / "action-requirements.txt")],
-        "installing riverbed's hashed dependencies",
-        env,
-    )  # fmt: skip
-    _run(
-        [str(uv), "pip", "install", "--quiet", "--python", python, "--no-deps",
-         "--no-build-isolation", "--offline", "--no-index", str(root)],
-        "installing riverbed itself (offline)",
-        env,
+        [str(uv), "pip", "install", "--quiet", "--python", str(venv_python(venv)),
+         "--require-hashes", "--no-deps", "--only-binary", ":all:",
+         "-r", str(root / "action-requirements.txt"), "-r", str(own)],
+        "installing riverbed and its hashed dependencies",
+        _uv_env(scratch),
     )  # fmt: skip
     marker = {"key": key, "venv": str(venv), "base": sys.executable}
     (venv / MARKER).write_text(json.dumps(marker) + "\n", encoding="utf-8")
@@ -263,6 +289,16 @@ def _output(**values: str) -> None:
             handle.write(lines)
     else:
         sys.stdout.write(lines)
+
+
+def _runner_empties(scratch: Path) -> bool:
+    """Whether the runner removes `scratch` itself: it empties RUNNER_TEMP after each job."""
+    temp = os.environ.get("RUNNER_TEMP", "")
+    if os.environ.get("GITHUB_ACTIONS") != "true" or not temp:
+        return False
+    # Removing uv's cache and binary (thousands of files) costs 0.1-0.6 s of the start-up;
+    # no later build reuses them (each has its own scratch directory).
+    return Path(temp).resolve() in scratch.resolve().parents
 
 
 def install(root: Path) -> dict[str, str]:
@@ -279,8 +315,12 @@ def install(root: Path) -> dict[str, str]:
             print(f"::notice::riverbed: rebuilding the restored venv because {problem}")
         # Next to the venv, so hard links from uv's cache into it stay on one file system.
         venv.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(prefix="riverbed-install-", dir=venv.parent) as scratch:
-            build(venv, key, root, Path(scratch))
+        scratch = Path(tempfile.mkdtemp(prefix="riverbed-install-", dir=venv.parent))
+        try:
+            build(venv, key, root, scratch)
+        finally:
+            if not _runner_empties(scratch):
+                shutil.rmtree(scratch, ignore_errors=True)
         built = "true"
         print(f"riverbed: built the venv at {venv} ({time.monotonic() - started:.2f} s)")
     return {"python": str(venv_python(venv)), "built": built, "key": key}

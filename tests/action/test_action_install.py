@@ -95,6 +95,36 @@ def test_key_names_os_arch_interpreter_and_package_version(built: Install) -> No
     assert built.venv == Path(built.env["RUNNER_TEMP"]) / "riverbed-venv"
 
 
+def test_the_package_metadata_and_console_script_are_installed(built: Install) -> None:
+    python = str(built.venv / "bin" / "python")
+    probe = "import importlib.metadata as m; print(m.version('riverbed'))"
+    version = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=True)
+    assert version.stdout.strip() == "0.1.0"
+    script = built.venv / "bin" / "riverbed"
+    done = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("usage: riverbed"), done.stderr
+
+
+def test_a_build_outside_a_runner_leaves_only_the_venv(built: Install) -> None:
+    temp = Path(built.env["RUNNER_TEMP"])
+    assert sorted(path.name for path in temp.iterdir()) == ["riverbed-venv"]
+
+
+def test_only_a_runner_keeps_the_scratch_for_its_own_cleanup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install = _install_module()
+    scratch = tmp_path / "riverbed-install-x"
+    monkeypatch.setenv("RUNNER_TEMP", str(tmp_path))
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    assert install._runner_empties(scratch)
+    monkeypatch.setenv("RUNNER_TEMP", str(tmp_path / "elsewhere"))
+    assert not install._runner_empties(scratch)  # RIVERBED_VENV outside RUNNER_TEMP
+    monkeypatch.setenv("RUNNER_TEMP", str(tmp_path))
+    monkeypatch.delenv("GITHUB_ACTIONS")
+    assert not install._runner_empties(scratch)
+
+
 def test_a_valid_restored_venv_is_reused(built: Install) -> None:
     done, values = built.run()
     assert values["built"] == "false", done.stdout

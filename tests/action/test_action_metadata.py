@@ -106,7 +106,8 @@ def test_requirements_pin_every_runtime_dependency_with_hashes() -> None:
         name = re.match(r"[A-Za-z0-9_.-]+", requirement)
         assert name is not None
         assert name.group(0).lower().replace("_", "-") in pinned, requirement
-    assert "hatchling" in pinned  # the package builds offline, without an unpinned backend
+    # riverbed's own wheel is zipped by action_wheel.py: no build backend is installed.
+    assert "hatchling" not in pinned
     hashed = re.findall(
         r"^(\S+)==\S+ \\\n(?:    --hash=sha256:[0-9a-f]{64}(?: \\)?\n)+", lines, re.MULTILINE
     )
