@@ -304,7 +304,9 @@ def _runner_empties(scratch: Path) -> bool:
 def install(root: Path) -> dict[str, str]:
     """Reuse the venv when it checks out, else build it; the step outputs."""
     venv = venv_dir()
-    key = cache_key(root)
+    # The key step's output, so the package is not digested twice (and the marker carries
+    # the very key the cache is saved under); computed when run on its own.
+    key = os.environ.get("RIVERBED_CACHE_KEY") or cache_key(root)
     started = time.monotonic()
     problem = venv_problem(venv, key, root) if venv.exists() else "no venv was restored"
     if problem is None:

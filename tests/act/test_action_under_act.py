@@ -175,6 +175,7 @@ ACTION_FILES = (
     "action.yml",
     "action_install.py",
     "action_uv.py",
+    "action_wheel.py",
     "entrypoint.py",
     "action-requirements.txt",
     "action-requirements-uv.txt",

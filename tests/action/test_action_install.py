@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.startup import step_script
+from benchmarks.startup import step_env, step_script
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = (ROOT / "action.yml").read_text(encoding="utf-8")
@@ -61,7 +61,13 @@ class Install:
         done, values = _step("Compute riverbed's venv cache key", self.env, self.out)
         assert done.returncode == 0, done.stdout + done.stderr
         self.key, self.venv = values["key"], Path(values["venv"])
-        self.env["RIVERBED_VENV"] = str(self.venv)
+        # The install step's env: as action.yml maps it from the key step's outputs.
+        context = {f"steps.key.outputs.{name}": value for name, value in values.items()}
+        context["steps.python.outputs.python-path"] = sys.executable
+        name = "Install riverbed into a private virtual environment"
+        self.env.update(step_env(ACTION, name, context))
+        assert self.env["RIVERBED_VENV"] == str(self.venv)
+        assert self.env["RIVERBED_CACHE_KEY"] == self.key
 
     def run(self) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
         done, values = _step(
@@ -129,6 +135,13 @@ def test_a_valid_restored_venv_is_reused(built: Install) -> None:
     done, values = built.run()
     assert values["built"] == "false", done.stdout
     assert "reusing the venv" in done.stdout
+
+
+def test_the_install_step_computes_the_key_when_run_on_its_own(built: Install) -> None:
+    env = {name: value for name, value in built.env.items() if name != "RIVERBED_CACHE_KEY"}
+    done, values = _step("Install riverbed into a private virtual environment", env, built.out)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert values["key"] == built.key and values["built"] == "false", done.stdout
 
 
 def _site(venv: Path) -> Path:
