@@ -8,13 +8,13 @@ changes. Every list is capped and says how many it holds in all.
 from __future__ import annotations
 
 import gc
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-from riverbed.expiry import effective_expiry, format_timestamp, instant_or_none
+from riverbed.expiry import effective_expiry, format_timestamp
+from riverbed.instants import read_instant as _instant
 from riverbed.model import (
     STATUSES,
     Entry,
@@ -27,7 +27,7 @@ from riverbed.model import (
 from riverbed.review_memory import load_review_memory, revoked_ids
 from riverbed.tensions import (
     DECISION_TYPES,
-    find_tensions_bounded,
+    search_tensions,
     suppression_files,
     suppression_key,
 )
@@ -36,26 +36,6 @@ EXPIRING_WINDOW_DAYS: Final = 14
 RECENT_WINDOW_DAYS: Final = 14
 DEFAULT_LIMIT: Final = 10
 _NEVER: Final = datetime.min.replace(tzinfo=UTC)
-
-
-def _capped(items: list[dict[str, Any]], limit: int) -> dict[str, Any]:
-    return {"count": len(items), "shown": min(len(items), limit), "items": items[:limit]}
-
-
-#: JavaScript's `toISOString()` form, the one riverbed writes (ASCII digits only).
-_CANONICAL = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
-
-
-def _instant(value: object) -> datetime | None:
-    """`instant_or_none`, with the canonical form (nearly every stamp) parsed by C code."""
-    if type(value) is str and len(value) == 24 and _CANONICAL.fullmatch(value):
-        # For this shape `fromisoformat` refuses exactly the dates `parse_expires_at` does
-        # (year 0, month 13, 24:00, second 60) and reads the rest to the same instant.
-        try:
-            return datetime.fromisoformat(value)
-        except ValueError:
-            return None
-    return instant_or_none(value)
 
 
 def _last_touched(entry: Entry) -> datetime | None:
@@ -108,12 +88,17 @@ def revocations(index: Index) -> dict[str, str]:
 
 def in_force_ids(index: Index, now: datetime) -> set[str]:
     """Ids of entries in force: review memory for any phase and file, suppressions switched on."""
+    return {str(e["id"]) for e in in_force(index, now)}
+
+
+def in_force(index: Index, now: datetime) -> list[Entry]:
+    """The entries in force (see `in_force_ids`), in index order."""
     memory = load_review_memory(index, phase=None, changed_files=None, now=now)
-    return {
-        str(e["id"])
+    return [
+        e
         for e in memory.entries
         if e.get("type") != "suppression" or context(e).get("active") is True
-    }
+    ]
 
 
 def _source_prs(entries: Iterable[Entry]) -> list[int]:
@@ -202,7 +187,7 @@ def _salient(index: Index, live: set[str], limit: int) -> dict[str, Any]:
 
 
 def _shown(items: list[dict[str, Any]], count: int) -> dict[str, Any]:
-    """Like `_capped`, for a list already cut to the limit out of `count`."""
+    """A capped list: `items` already cut to the limit, out of `count` in all."""
     return {"count": count, "shown": len(items), "items": items}
 
 
@@ -236,7 +221,9 @@ def status_data(
 def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str, Any]:
     entries = index["entries"]
     revoked = revocations(index)
-    live = in_force_ids(index, now)
+    # Computed once: the tensions, the salient head and the learning section all start here.
+    live_entries = in_force(index, now)
+    live = {str(e["id"]) for e in live_entries}
     by_type: dict[str, Counter[str]] = {}
     totals: Counter[str] = Counter()
     expiring: list[tuple[datetime, Entry, str]] = []
@@ -249,39 +236,58 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
     touched_recently = []
     # One pass for the counts, the expiries and the recent changes; items (the costly part)
     # are built below only for the entries shown.
+    pairs: Counter[tuple[str, str]] = Counter()
+    deadlines: dict[str, datetime | None] = {}  # expiries repeat: each is read once
     for entry in entries:
-        status = entry_status(entry)
-        totals[status] += 1
-        kind = str(entry.get("type"))
-        counts = by_type.get(kind)
-        if counts is None:
-            counts = by_type[kind] = Counter()
-        counts[status] += 1
+        status = entry.get("status")
+        if not isinstance(status, str):  # entry_status, spelled out
+            status = "active"
+        pairs[str(entry.get("type")), status] += 1
         if status == "active" and ("expiresAt" in entry or "context" in entry):
             value = effective_expiry(entry)
             if value is not None:
-                deadline = _instant(value)
+                if value in deadlines:
+                    deadline = deadlines[value]
+                else:
+                    deadline = deadlines[value] = _instant(value)
                 if deadline is None:
                     unparseable.append((entry, value))
                 elif deadline <= horizon:
                     expiring.append((deadline, entry, value))
         meta = entry.get("metadata")
         # Every stamp outside the window: the latest readable one is too (or there is none).
-        if (
-            isinstance(meta, dict)
-            and _outside(meta.get("updatedAt"), since_text, until)
-            and _outside(meta.get("createdAt"), since_text, until)
-        ):
-            continue
+        if isinstance(meta, dict):
+            created = meta.get("createdAt")
+            # `_outside` of both stamps, the usual case (no `updatedAt`) first.
+            if (
+                type(created) is str
+                and len(created) == 24
+                and (created < since_text or created > until)
+                and created[10] == "T"
+                and created[19] == "."
+                and created[23] == "Z"
+                and _outside(meta.get("updatedAt"), since_text, until)
+            ):
+                continue
+            if _outside(meta.get("updatedAt"), since_text, until) and _outside(
+                created, since_text, until
+            ):
+                continue
         # Within the window up to now: a date after `now` is no change "in the last 14 days".
         if since <= (_last_touched(entry) or _NEVER) <= now:
             touched_recently.append(entry)
+    for (kind, status), n in pairs.items():
+        totals[status] += n
+        counts = by_type.get(kind)
+        if counts is None:
+            counts = by_type[kind] = Counter()
+        counts[status] += n
     expiring.sort(key=lambda item: item[0])
     recent = _newest_first(touched_recently)
-    found, truncated = find_tensions_bounded(entries, live, revoked)
-    tensions = _capped(found, limit)
-    if truncated:
-        tensions["note"] = truncated
+    found = search_tensions(entries, live, revoked, limit=limit, live=live_entries)
+    tensions = _shown(list(found.items), found.count)
+    if found.note:
+        tensions["note"] = found.note
     return {
         "path": path,
         "now": format_timestamp(now),
@@ -301,12 +307,14 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
         ),
         "recentWithinDays": RECENT_WINDOW_DAYS,
         "recent": _shown([_item(e, change=_change(e)) for e in recent[:limit]], len(recent)),
-        "learning": _learning(index, now, limit),
+        "learning": _learning(index, now, limit, live_entries),
     }
 
 
-def _learning(index: Index, now: datetime, limit: int) -> dict[str, Any]:
+def _learning(index: Index, now: datetime, limit: int, live: list[Entry]) -> dict[str, Any]:
     # Its own module (riverbed.learning.status_section); imported here only when used.
     from riverbed.learning.status_section import learning_section
 
-    return learning_section(index, now, limit=limit)
+    # The suppressions in effect are the live ones (the same checks as `in_effect`).
+    active = [e for e in live if e.get("type") == "suppression"]
+    return learning_section(index, now, limit=limit, active=active)

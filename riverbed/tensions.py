@@ -12,8 +12,10 @@ index, so the work grows with the pairs that can match, not with every pair.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
@@ -122,15 +124,21 @@ class _PathIndex:
 
     def __init__(self, owners: Iterable[tuple[int, list[str]]]) -> None:
         self.groups: dict[str, list[_File]] = {}
+        # Guidance shares its files: each distinct path is read (normalized, globbed) once.
+        read: dict[str, tuple[str, Callable[[str], object] | None, list[_File]]] = {}
         for owner, paths in owners:
             for path in paths:
-                norm = normalize_path(path) if "\\" in path or path.startswith("./") else path
-                glob = glob_matcher(norm) if "*" in norm or "?" in norm else None
-                entry = (path, owner, norm, glob)
-                self.groups.setdefault(_literal_dir(norm), []).append(entry)
+                seen = read.get(path)
+                if seen is None:
+                    norm = normalize_path(path) if "\\" in path or path.startswith("./") else path
+                    glob = glob_matcher(norm) if "*" in norm or "?" in norm else None
+                    group = self.groups.setdefault(_literal_dir(norm), [])
+                    seen = read[path] = (norm, glob, group)
+                seen[2].append((path, owner, seen[0], seen[1]))
         self.keys = sorted(self.groups)
         # Suppressions share their files and globs: candidates are gathered once per directory.
         self._near: dict[str, list[_File]] = {}
+        self._read: dict[str, tuple[str, Callable[[str], object] | None, str]] = {}
 
     def _candidates(self, lit: str) -> list[_File]:
         found = self._near.get(lit)
@@ -154,10 +162,15 @@ class _PathIndex:
         """owner → how one of `paths` overlaps one of its files (equal, or a glob matching)."""
         found: dict[int, str] = {}
         left = budget.left  # spent here without a call per comparison, written back below
+        if budget.exhausted:
+            return found  # it would stop at its first comparison, with nothing found
         for a in paths:
-            norm = normalize_path(a)
-            matches_a = glob_matcher(norm)
-            for b, owner, norm_b, matches_b in self._candidates(_literal_dir(norm)):
+            read = self._read.get(a)
+            if read is None:
+                norm = normalize_path(a)
+                read = self._read[a] = (norm, glob_matcher(norm), _literal_dir(norm))
+            norm, matches_a, lit = read
+            for b, owner, norm_b, matches_b in self._candidates(lit):
                 if owner in found:
                     continue
                 if left is not None:
@@ -176,7 +189,10 @@ class _PathIndex:
         return found
 
 
-def _against_guidance(live: list[Entry], budget: _Budget) -> Iterator[dict[str, Any]]:
+def _against_guidance(
+    live: list[Entry], budget: _Budget, want: int | None
+) -> tuple[list[dict[str, Any]], int]:
+    """The first `want` (None: all) suppression/guidance clashes as items, and their count."""
     guidance: list[Entry] = []
     suppressions: list[tuple[Entry, str | None]] = []
     for entry in live:
@@ -187,21 +203,28 @@ def _against_guidance(live: list[Entry], budget: _Budget) -> Iterator[dict[str, 
             suppressions.append((entry, suppression_rule(entry)))
     mentions = _mentions(guidance, {rule.casefold() for _, rule in suppressions if rule})
     files = _PathIndex((p, related_files(e)) for p, e in enumerate(guidance))
+    items: list[dict[str, Any]] = []
+    count = 0
     for suppression, rule in suppressions:
         why: dict[int, str] = {}
         if rule:
             why.update((p, f"same rule {rule}") for p in mentions.get(rule.casefold(), ()))
         for position, shared in files.overlaps(suppression_files(suppression), budget).items():
             why.setdefault(position, f"same files {shared}")
-        for position in sorted(why):
+        count += len(why)
+        # Past the items wanted only the count is kept: no text is built nobody reads.
+        for position in sorted(why)[: None if want is None else max(0, want - len(items))]:
             other = guidance[position]
-            yield {
-                "kind": "suppression-vs-guidance",
-                "ids": [suppression["id"], other["id"]],
-                "detail": f"suppression {suppression['id']} silences findings where "
-                f"{other.get('type')} {other['id']} gives guidance ({why[position]}); "
-                "are both still right?",
-            }
+            items.append(
+                {
+                    "kind": "suppression-vs-guidance",
+                    "ids": [suppression["id"], other["id"]],
+                    "detail": f"suppression {suppression['id']} silences findings where "
+                    f"{other.get('type')} {other['id']} gives guidance ({why[position]}); "
+                    "are both still right?",
+                }
+            )
+    return items, count
 
 
 def _competing(entries: list[Entry], live: list[Entry]) -> Iterator[dict[str, Any]]:
@@ -290,18 +313,47 @@ def find_tensions_bounded(
     max_comparisons: int | None = DEFAULT_MAX_COMPARISONS,
 ) -> tuple[list[dict[str, Any]], str | None]:
     """Tensions found within a budget of file comparisons, and a note when it ran out."""
-    live = [e for e in entries if e["id"] in in_force]
+    found = search_tensions(entries, in_force, revoked, max_comparisons=max_comparisons)
+    return list(found.items), found.note
+
+
+@dataclass(frozen=True)
+class TensionSearch:
+    """How many tensions a bounded search found, the first of them, and a note if it ran out."""
+
+    count: int
+    items: tuple[dict[str, Any], ...]
+    note: str | None
+
+
+def search_tensions(
+    entries: list[Entry],
+    in_force: set[str],
+    revoked: dict[str, str],
+    *,
+    max_comparisons: int | None = DEFAULT_MAX_COMPARISONS,
+    limit: int | None = None,
+    live: list[Entry] | None = None,
+) -> TensionSearch:
+    """`find_tensions_bounded` keeping only the first `limit` items (and the count of all).
+
+    `live` is the entries whose ids are in `in_force`, in index order, when the caller has them.
+    """
+    if live is None:
+        live = [e for e in entries if e["id"] in in_force]
     budget = _Budget(max_comparisons)
-    found = [
-        *_against_guidance(live, budget),
-        *_competing(entries, live),
-        *_resuppressed(entries, in_force, revoked),
-    ]
+    items, count = _against_guidance(live, budget, limit)
+    for tension in itertools.chain(
+        _competing(entries, live), _resuppressed(entries, in_force, revoked)
+    ):
+        count += 1
+        if limit is None or len(items) < limit:
+            items.append(tension)
     note = None
     if budget.exhausted:
         note = (
             f"the file-overlap search stopped after {max_comparisons:,} comparisons; "
-            f"{len(found):,} tensions found so far, more may exist (narrow broad relatedFiles "
+            f"{count:,} tensions found so far, more may exist (narrow broad relatedFiles "
             "globs such as `src/**` to make the search complete)"
         )
-    return found, note
+    return TensionSearch(count, tuple(items), note)

@@ -7,12 +7,13 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from riverbed.evals.compare import compare_history, judge
 from riverbed.evals.direction import DEFAULT_DIRECTIONS, Directions
 from riverbed.evals.history import EvalHistory, eval_history, series
-from riverbed.expiry import instant_or_none
 from riverbed.ids import slug
+from riverbed.instants import read_instant
 from riverbed.learning.model import (
     Cluster,
     Cuts,
@@ -43,7 +44,10 @@ def cluster_id(kind: str, key: str) -> str:
 
 def suppression_rule(entry: Entry) -> str | None:
     """The rule a suppression is about: `context.match.ruleId`, else a recorded `context.ruleId`."""
-    ctx = context(entry)
+    return _rule_in(context(entry))
+
+
+def _rule_in(ctx: dict[str, Any]) -> str | None:
     match = ctx.get("match")
     if isinstance(match, dict) and isinstance(match.get("ruleId"), str) and match["ruleId"]:
         return str(match["ruleId"])
@@ -53,7 +57,11 @@ def suppression_rule(entry: Entry) -> str | None:
 
 def source_pr(entry: Entry) -> int | None:
     """The pull request a suppression was made in (`context.sourcePR`), when recorded."""
-    value = context(entry).get("sourcePR")
+    return _pr_in(context(entry))
+
+
+def _pr_in(ctx: dict[str, Any]) -> int | None:
+    value = ctx.get("sourcePR")
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
@@ -81,9 +89,15 @@ def active_suppressions(index: Index, now: datetime) -> list[Entry]:
 @dataclass
 class _Group:
     members: list[Entry] = field(default_factory=list)
+    pr_set: set[int] = field(default_factory=set)
+
+    def add(self, entry: Entry, pr: int | None) -> None:
+        self.members.append(entry)
+        if pr is not None:
+            self.pr_set.add(pr)
 
     def prs(self) -> tuple[int, ...]:
-        return tuple(sorted({pr for e in self.members if (pr := source_pr(e)) is not None}))
+        return tuple(sorted(self.pr_set))
 
 
 def _unique(values: Iterable[str | None]) -> tuple[str, ...]:
@@ -122,20 +136,32 @@ def repeated_suppressions(
     """Fingerprint and rule clusters suppressed in at least `min_prs` distinct pull requests."""
     by_fp: dict[str, _Group] = {}
     by_rule: dict[str, _Group] = {}
+    without_pr = 0
+    # One pass, each suppression's context read once.
     for entry in active:
-        if context(entry).get("promotedFrom"):
+        ctx = context(entry)
+        pr = _pr_in(ctx)
+        if pr is None:
+            without_pr += 1
+        if ctx.get("promotedFrom"):
             continue  # the loop's own output is no independent recurrence
-        fingerprint = context(entry).get("fingerprint")
+        fingerprint = ctx.get("fingerprint")
         if isinstance(fingerprint, str) and fingerprint:
-            by_fp.setdefault(fingerprint, _Group()).members.append(entry)
-        rule = suppression_rule(entry)
+            group = by_fp.get(fingerprint)
+            if group is None:
+                group = by_fp[fingerprint] = _Group()
+            group.add(entry, pr)
+        rule = _rule_in(ctx)
         if rule is not None:
-            by_rule.setdefault(rule, _Group()).members.append(entry)
+            group = by_rule.get(rule)
+            if group is None:
+                group = by_rule[rule] = _Group()
+            group.add(entry, pr)
     clusters: list[Cluster] = []
     below = one_fingerprint = 0
     for kind, groups in (("fingerprint", by_fp), ("rule", by_rule)):
         for key, group in groups.items():
-            if len(group.prs()) < thresholds.min_prs:
+            if len(group.pr_set) < thresholds.min_prs:
                 below += 1
                 continue
             fingerprints = {context(e).get("fingerprint") for e in group.members}
@@ -147,7 +173,7 @@ def repeated_suppressions(
     clusters.sort(key=lambda c: (-c.weight, c.kind, c.key))
     cuts = Cuts(
         clusters_below_min_prs=below,
-        suppressions_without_pr=sum(1 for e in active if source_pr(e) is None),
+        suppressions_without_pr=without_pr,
         rule_clusters_single_fingerprint=one_fingerprint,
     )
     return clusters, cuts
@@ -169,7 +195,7 @@ def stale_risks(
             continue
         high += 1
         created_text = metadata(entry).get("createdAt")
-        created = instant_or_none(created_text)
+        created = read_instant(created_text)
         if created is None:
             undated += 1
             continue
@@ -262,9 +288,14 @@ def analyze_memory(
     now: datetime,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     directions: Directions = DEFAULT_DIRECTIONS,
+    active: Sequence[Entry] | None = None,
 ) -> Insights:
-    """Everything the memory teaches at `now`: deterministic, from recorded facts only."""
-    active = active_suppressions(index, now)
+    """Everything the memory teaches at `now`: deterministic, from recorded facts only.
+
+    `active` is `active_suppressions(index, now)` when the caller already has it.
+    """
+    if active is None:
+        active = active_suppressions(index, now)
     clusters, cuts = repeated_suppressions(active, thresholds)
     stale, high, younger, undated = stale_risks(active, now, thresholds)
     history = eval_history(index)

@@ -79,13 +79,19 @@ def _state(entry: Entry, by_id: dict[str, Entry]) -> str:
 
 def offers(index: Index) -> dict[str, Offer]:
     """Cluster id → its newest candidate and that candidate's state."""
-    by_id = entries_by_id(index)
-    out: dict[str, Offer] = {}
+    newest_of: dict[str, Entry] = {}
     for cluster_id, entries in candidates_of(index).items():
         # The newest candidate no other candidate of the cluster superseded (file order).
         replaced = _predecessors(entries)
         heads = [e for e in entries if e["id"] not in replaced]
-        newest = heads[-1] if heads else entries[-1]
+        newest_of[cluster_id] = heads[-1] if heads else entries[-1]
+    # Only a superseded newest candidate needs its successor: those alone are looked up.
+    wanted = {
+        str(e.get("supersededBy")) for e in newest_of.values() if entry_status(e) == "superseded"
+    }
+    by_id = _entries_named(index, wanted) if wanted else {}
+    out: dict[str, Offer] = {}
+    for cluster_id, newest in newest_of.items():
         re_offers = context(newest).get("reOffers")
         out[cluster_id] = Offer(
             cluster_id,
@@ -94,6 +100,15 @@ def offers(index: Index) -> dict[str, Offer]:
             re_offers if isinstance(re_offers, int) else 0,
         )
     return out
+
+
+def _entries_named(index: Index, ids: set[str]) -> dict[str, Entry]:
+    """The entries among `ids`, as `entries_by_id` maps them (the last of an id wins)."""
+    return {
+        e["id"]: e
+        for e in index.get("entries", [])
+        if isinstance(e, dict) and "id" in e and e["id"] in ids
+    }
 
 
 def _predecessors(entries: Sequence[Entry]) -> set[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -10,14 +11,22 @@ from riverbed.learning.analysis import DEFAULT_THRESHOLDS, analyze_memory
 from riverbed.learning.candidates import offers
 from riverbed.learning.model import Thresholds
 from riverbed.learning.render import thresholds_line
-from riverbed.model import Index
+from riverbed.model import Entry, Index
 
 
 def learning_section(
-    index: Index, now: datetime, *, limit: int, thresholds: Thresholds = DEFAULT_THRESHOLDS
+    index: Index,
+    now: datetime,
+    *,
+    limit: int,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    active: Sequence[Entry] | None = None,
 ) -> dict[str, Any]:
-    """Counts and the first `limit` items of what `riverbed insights` reports in full."""
-    insights = analyze_memory(index, now=now, thresholds=thresholds)
+    """Counts and the first `limit` items of what `riverbed insights` reports in full.
+
+    `active`: the suppressions in effect at `now`, in index order, when the caller has them.
+    """
+    insights = analyze_memory(index, now=now, thresholds=thresholds, active=active)
     table = offers(index)
     states: Counter[str] = Counter()
     clusters = []
