@@ -26,7 +26,8 @@ from riverbed.model import (
 )
 from riverbed.review_memory import load_review_memory, revoked_ids
 from riverbed.tensions import (
-    DECISION_TYPES,
+    LiveView,
+    live_view,
     search_tensions,
     suppression_files,
     suppression_key,
@@ -130,21 +131,14 @@ def _item(entry: Entry, **extra: Any) -> dict[str, Any]:
     return item
 
 
-def _salient(index: Index, live: set[str], limit: int) -> dict[str, Any]:
-    entries = index["entries"]
-    # One pass gathers what both lists need; items are built only for the entries shown.
-    all_suppressions: list[Entry] = []
-    in_force_decisions: list[Entry] = []
-    by_successor: dict[str, list[Entry]] = {}
-    for entry in entries:
-        kind = entry.get("type")
-        if kind == "suppression":
-            all_suppressions.append(entry)
-        elif kind in DECISION_TYPES and entry["id"] in live:
-            in_force_decisions.append(entry)
-        if isinstance(entry.get("supersededBy"), str):
-            by_successor.setdefault(entry["supersededBy"], []).append(entry)
-    in_force = _newest_first(e for e in all_suppressions if e["id"] in live)
+def _salient(
+    view: LiveView,
+    all_suppressions: list[Entry],
+    by_successor: dict[str, list[Entry]],
+    limit: int,
+) -> dict[str, Any]:
+    # Items are built only for the entries shown.
+    in_force = _newest_first(view.suppressions)
     shown_keys = {suppression_key(e) for e in in_force[:limit]}
     by_key: dict[str, list[Entry]] = {}
     for entry in all_suppressions:
@@ -167,7 +161,7 @@ def _salient(index: Index, live: set[str], limit: int) -> dict[str, Any]:
                 sourcePRs=prs[:limit],
             )
         )
-    deciding = _newest_first(in_force_decisions)
+    deciding = _newest_first(view.decisions)
     decisions = []
     for entry in deciding[:limit]:
         replaced = list(_predecessors(entry["id"], by_successor))
@@ -222,8 +216,10 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
     entries = index["entries"]
     revoked = revocations(index)
     # Computed once: the tensions, the salient head and the learning section all start here.
-    live_entries = in_force(index, now)
-    live = {str(e["id"]) for e in live_entries}
+    view = live_view(in_force(index, now))
+    live = {str(e["id"]) for e in view.entries}
+    all_suppressions: list[Entry] = []
+    by_successor: dict[str, list[Entry]] = {}
     by_type: dict[str, Counter[str]] = {}
     totals: Counter[str] = Counter()
     expiring: list[tuple[datetime, Entry, str]] = []
@@ -242,7 +238,12 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
         status = entry.get("status")
         if not isinstance(status, str):  # entry_status, spelled out
             status = "active"
-        pairs[str(entry.get("type")), status] += 1
+        kind = entry.get("type")
+        pairs[str(kind), status] += 1
+        if kind == "suppression":
+            all_suppressions.append(entry)
+        if "supersededBy" in entry and isinstance(entry["supersededBy"], str):
+            by_successor.setdefault(entry["supersededBy"], []).append(entry)
         if status == "active" and ("expiresAt" in entry or "context" in entry):
             value = effective_expiry(entry)
             if value is not None:
@@ -284,7 +285,7 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
         counts[status] += n
     expiring.sort(key=lambda item: item[0])
     recent = _newest_first(touched_recently)
-    found = search_tensions(entries, live, revoked, limit=limit, live=live_entries)
+    found = search_tensions(entries, live, revoked, limit=limit, view=view)
     tensions = _shown(list(found.items), found.count)
     if found.note:
         tensions["note"] = found.note
@@ -295,7 +296,7 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
         "byStatus": {s: totals.get(s, 0) for s in STATUSES},
         "byType": {t: dict(c) for t, c in sorted(by_type.items())},
         "limit": limit,
-        "salient": _salient(index, live, limit),
+        "salient": _salient(view, all_suppressions, by_successor, limit),
         "tensions": tensions,
         "expiringWithinDays": EXPIRING_WINDOW_DAYS,
         "expiring": _shown(
@@ -307,14 +308,13 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
         ),
         "recentWithinDays": RECENT_WINDOW_DAYS,
         "recent": _shown([_item(e, change=_change(e)) for e in recent[:limit]], len(recent)),
-        "learning": _learning(index, now, limit, live_entries),
+        "learning": _learning(index, now, limit, view.suppressions),
     }
 
 
-def _learning(index: Index, now: datetime, limit: int, live: list[Entry]) -> dict[str, Any]:
+def _learning(index: Index, now: datetime, limit: int, active: list[Entry]) -> dict[str, Any]:
     # Its own module (riverbed.learning.status_section); imported here only when used.
     from riverbed.learning.status_section import learning_section
 
-    # The suppressions in effect are the live ones (the same checks as `in_effect`).
-    active = [e for e in live if e.get("type") == "suppression"]
+    # The suppressions in force are those in effect (the same checks as `in_effect`).
     return learning_section(index, now, limit=limit, active=active)

@@ -93,7 +93,9 @@ def _mentions(guidance: list[Entry], rules: set[str]) -> dict[str, list[int]]:
 def _literal_dir(path: str) -> str:
     """The directory part before the first wildcard: every path a glob matches starts with it."""
     star, mark = path.find("*"), path.find("?")
-    cut = len(path) if star < 0 and mark < 0 else min(i for i in (star, mark) if i >= 0)
+    if star < 0 and mark < 0:
+        return path[: path.rfind("/") + 1]
+    cut = mark if star < 0 else star if mark < 0 else min(star, mark)
     return path[: path.rfind("/", 0, cut) + 1]
 
 
@@ -189,18 +191,38 @@ class _PathIndex:
         return found
 
 
-def _against_guidance(
-    live: list[Entry], budget: _Budget, want: int | None
-) -> tuple[list[dict[str, Any]], int]:
-    """The first `want` (None: all) suppression/guidance clashes as items, and their count."""
+@dataclass(frozen=True)
+class LiveView:
+    """The entries in force, in index order, and the groups of them the searches read."""
+
+    entries: list[Entry]
+    guidance: list[Entry]
+    suppressions: list[Entry]
+    decisions: list[Entry]
+
+
+def live_view(live: list[Entry]) -> LiveView:
+    """The groups of `live` (entries in force, in index order), sorted out in one pass."""
     guidance: list[Entry] = []
-    suppressions: list[tuple[Entry, str | None]] = []
+    suppressions: list[Entry] = []
+    decisions: list[Entry] = []
     for entry in live:
         kind = entry.get("type")
-        if kind in GUIDANCE_TYPES:
+        if kind == "suppression":
+            suppressions.append(entry)
+        elif kind in GUIDANCE_TYPES:
             guidance.append(entry)
-        elif kind == "suppression":
-            suppressions.append((entry, suppression_rule(entry)))
+            if kind in DECISION_TYPES:
+                decisions.append(entry)
+    return LiveView(live, guidance, suppressions, decisions)
+
+
+def _against_guidance(
+    view: LiveView, budget: _Budget, want: int | None
+) -> tuple[list[dict[str, Any]], int]:
+    """The first `want` (None: all) suppression/guidance clashes as items, and their count."""
+    guidance = view.guidance
+    suppressions = [(e, suppression_rule(e)) for e in view.suppressions]
     mentions = _mentions(guidance, {rule.casefold() for _, rule in suppressions if rule})
     files = _PathIndex((p, related_files(e)) for p, e in enumerate(guidance))
     items: list[dict[str, Any]] = []
@@ -227,7 +249,7 @@ def _against_guidance(
     return items, count
 
 
-def _competing(entries: list[Entry], live: list[Entry]) -> Iterator[dict[str, Any]]:
+def _competing(entries: list[Entry], decisions: list[Entry]) -> Iterator[dict[str, Any]]:
     claims: dict[str, set[str]] = {}
     for entry in entries:
         if "supersededBy" in entry and isinstance(entry["supersededBy"], str):
@@ -238,7 +260,7 @@ def _competing(entries: list[Entry], live: list[Entry]) -> Iterator[dict[str, An
         for old in [named] if isinstance(named, str) else named if isinstance(named, list) else []:
             if isinstance(old, str):
                 claims.setdefault(old, set()).add(str(entry["id"]))
-    live_decisions = {e["id"] for e in live if e.get("type") in DECISION_TYPES}
+    live_decisions = {e["id"] for e in decisions}
     for old, successors in sorted(claims.items()):
         rivals = sorted(successors & live_decisions)
         if len(rivals) > 1:
@@ -333,18 +355,18 @@ def search_tensions(
     *,
     max_comparisons: int | None = DEFAULT_MAX_COMPARISONS,
     limit: int | None = None,
-    live: list[Entry] | None = None,
+    view: LiveView | None = None,
 ) -> TensionSearch:
     """`find_tensions_bounded` keeping only the first `limit` items (and the count of all).
 
-    `live` is the entries whose ids are in `in_force`, in index order, when the caller has them.
+    `view` is `live_view` of the entries whose ids are in `in_force`, when the caller has it.
     """
-    if live is None:
-        live = [e for e in entries if e["id"] in in_force]
+    if view is None:
+        view = live_view([e for e in entries if e["id"] in in_force])
     budget = _Budget(max_comparisons)
-    items, count = _against_guidance(live, budget, limit)
+    items, count = _against_guidance(view, budget, limit)
     for tension in itertools.chain(
-        _competing(entries, live), _resuppressed(entries, in_force, revoked)
+        _competing(entries, view.decisions), _resuppressed(entries, in_force, revoked)
     ):
         count += 1
         if limit is None or len(items) < limit:
