@@ -8,13 +8,11 @@ changes. Every list is capped and says how many it holds in all.
 from __future__ import annotations
 
 import gc
-from collections import Counter
 from collections.abc import Iterable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any, Final
 
 from riverbed.expiry import effective_expiry, format_timestamp
-from riverbed.instants import read_instant as _instant
 from riverbed.model import (
     STATUSES,
     Entry,
@@ -25,9 +23,9 @@ from riverbed.model import (
     metadata,
 )
 from riverbed.review_memory import load_review_memory, revoked_ids
+from riverbed.status_pass import NEVER, StatusPass, last_touched, status_pass
 from riverbed.tensions import (
     LiveView,
-    live_view,
     search_tensions,
     suppression_files,
     suppression_key,
@@ -36,40 +34,14 @@ from riverbed.tensions import (
 EXPIRING_WINDOW_DAYS: Final = 14
 RECENT_WINDOW_DAYS: Final = 14
 DEFAULT_LIMIT: Final = 10
-_NEVER: Final = datetime.min.replace(tzinfo=UTC)
-
-
-def _last_touched(entry: Entry) -> datetime | None:
-    meta = metadata(entry)
-    updated, created = meta.get("updatedAt"), meta.get("createdAt")
-    later = None if updated is None else _instant(updated)
-    first = None if created is None else _instant(created)
-    if later is None or first is None:
-        return first if later is None else later
-    return max(later, first)
-
-
-def _outside(value: object, since: str, until: str) -> bool:
-    """True when a stamp surely is no change within [since, until] (canonical, to the ms)."""
-    if not isinstance(value, str):
-        return True  # instant_or_none reads only strings
-    # A stamp shaped `YYYY-MM-DDTHH:MM:SS.fffZ` is either no valid date or canonical, and
-    # in that form string order is time order: sorting outside the window, it is outside.
-    return (
-        len(value) == 24
-        and value[10] == "T"
-        and value[19] == "."
-        and value[23] == "Z"
-        and (value < since or value > until)
-    )
 
 
 def _newest_first(entries: Iterable[Entry]) -> list[Entry]:
     # Entries without a readable date sort last, in index order.
     keyed = []
     for entry in entries:
-        touched = _last_touched(entry)
-        keyed.append((touched is not None, touched or _NEVER, entry))
+        touched = last_touched(entry)
+        keyed.append((touched is not None, touched or NEVER, entry))
     # Python's sort is stable; reversing keeps equal keys in index order, as before.
     keyed.sort(key=lambda item: (item[0], item[1]), reverse=True)
     return [entry for _, _, entry in keyed]
@@ -77,7 +49,10 @@ def _newest_first(entries: Iterable[Entry]) -> list[Entry]:
 
 def revocations(index: Index) -> dict[str, str]:
     """Revoked suppression id → the id of a `resurface` entry that revoked it."""
-    resurfaces = [e for e in index["entries"] if e.get("type") == "resurface"]
+    return _revocations_by([e for e in index["entries"] if e.get("type") == "resurface"])
+
+
+def _revocations_by(resurfaces: list[Entry]) -> dict[str, str]:
     revoked = revoked_ids({"entries": resurfaces})
     out: dict[str, str] = {}
     for entry in resurfaces:
@@ -119,7 +94,7 @@ def _predecessors(entry_id: str, by_successor: dict[str, list[Entry]]) -> Iterat
 
 
 def _item(entry: Entry, **extra: Any) -> dict[str, Any]:
-    touched = _last_touched(entry)
+    touched = last_touched(entry)
     item: dict[str, Any] = {
         "id": entry["id"],
         "type": entry.get("type"),
@@ -214,77 +189,14 @@ def status_data(
 
 def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str, Any]:
     entries = index["entries"]
-    revoked = revocations(index)
-    # Computed once: the tensions, the salient head and the learning section all start here.
-    view = live_view(in_force(index, now))
+    # One walk over the index; every part below reads the groups it gathered.
+    walk = status_pass(entries, now, EXPIRING_WINDOW_DAYS, RECENT_WINDOW_DAYS)
+    revoked = _revocations_by(walk.resurfaces)
+    view = walk.live
     live = {str(e["id"]) for e in view.entries}
-    all_suppressions: list[Entry] = []
-    by_successor: dict[str, list[Entry]] = {}
-    by_type: dict[str, Counter[str]] = {}
-    totals: Counter[str] = Counter()
-    expiring: list[tuple[datetime, Entry, str]] = []
-    unparseable: list[tuple[Entry, str]] = []
-    horizon = now + timedelta(days=EXPIRING_WINDOW_DAYS)
-    since = now - timedelta(days=RECENT_WINDOW_DAYS)
-    # Both truncated to the millisecond: `since_text` is never after `since`, and a canonical
-    # stamp after `until` is at least a millisecond later, so after `now`.
-    since_text, until = format_timestamp(since), format_timestamp(now)
-    touched_recently = []
-    # One pass for the counts, the expiries and the recent changes; items (the costly part)
-    # are built below only for the entries shown.
-    pairs: Counter[tuple[str, str]] = Counter()
-    deadlines: dict[str, datetime | None] = {}  # expiries repeat: each is read once
-    for entry in entries:
-        status = entry.get("status")
-        if not isinstance(status, str):  # entry_status, spelled out
-            status = "active"
-        kind = entry.get("type")
-        pairs[str(kind), status] += 1
-        if kind == "suppression":
-            all_suppressions.append(entry)
-        if "supersededBy" in entry and isinstance(entry["supersededBy"], str):
-            by_successor.setdefault(entry["supersededBy"], []).append(entry)
-        if status == "active" and ("expiresAt" in entry or "context" in entry):
-            value = effective_expiry(entry)
-            if value is not None:
-                if value in deadlines:
-                    deadline = deadlines[value]
-                else:
-                    deadline = deadlines[value] = _instant(value)
-                if deadline is None:
-                    unparseable.append((entry, value))
-                elif deadline <= horizon:
-                    expiring.append((deadline, entry, value))
-        meta = entry.get("metadata")
-        # Every stamp outside the window: the latest readable one is too (or there is none).
-        if isinstance(meta, dict):
-            created = meta.get("createdAt")
-            # `_outside` of both stamps, the usual case (no `updatedAt`) first.
-            if (
-                type(created) is str
-                and len(created) == 24
-                and (created < since_text or created > until)
-                and created[10] == "T"
-                and created[19] == "."
-                and created[23] == "Z"
-                and _outside(meta.get("updatedAt"), since_text, until)
-            ):
-                continue
-            if _outside(meta.get("updatedAt"), since_text, until) and _outside(
-                created, since_text, until
-            ):
-                continue
-        # Within the window up to now: a date after `now` is no change "in the last 14 days".
-        if since <= (_last_touched(entry) or _NEVER) <= now:
-            touched_recently.append(entry)
-    for (kind, status), n in pairs.items():
-        totals[status] += n
-        counts = by_type.get(kind)
-        if counts is None:
-            counts = by_type[kind] = Counter()
-        counts[status] += n
+    by_type, totals, expiring = walk.by_type, walk.totals, walk.expiring
     expiring.sort(key=lambda item: item[0])
-    recent = _newest_first(touched_recently)
+    recent = _newest_first(walk.touched_recently)
     found = search_tensions(entries, live, revoked, limit=limit, view=view)
     tensions = _shown(list(found.items), found.count)
     if found.note:
@@ -296,7 +208,7 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
         "byStatus": {s: totals.get(s, 0) for s in STATUSES},
         "byType": {t: dict(c) for t, c in sorted(by_type.items())},
         "limit": limit,
-        "salient": _salient(view, all_suppressions, by_successor, limit),
+        "salient": _salient(view, walk.suppressions, walk.by_successor, limit),
         "tensions": tensions,
         "expiringWithinDays": EXPIRING_WINDOW_DAYS,
         "expiring": _shown(
@@ -304,17 +216,24 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
             len(expiring),
         ),
         "unparseableExpiries": _shown(
-            [_item(e, expiresAt=v) for e, v in unparseable[:limit]], len(unparseable)
+            [_item(e, expiresAt=v) for e, v in walk.unparseable[:limit]], len(walk.unparseable)
         ),
         "recentWithinDays": RECENT_WINDOW_DAYS,
         "recent": _shown([_item(e, change=_change(e)) for e in recent[:limit]], len(recent)),
-        "learning": _learning(index, now, limit, view.suppressions),
+        "learning": _learning(index, now, limit, walk),
     }
 
 
-def _learning(index: Index, now: datetime, limit: int, active: list[Entry]) -> dict[str, Any]:
+def _learning(index: Index, now: datetime, limit: int, walk: StatusPass) -> dict[str, Any]:
     # Its own module (riverbed.learning.status_section); imported here only when used.
     from riverbed.learning.status_section import learning_section
 
     # The suppressions in force are those in effect (the same checks as `in_effect`).
-    return learning_section(index, now, limit=limit, active=active)
+    return learning_section(
+        index,
+        now,
+        limit=limit,
+        active=walk.live.suppressions,
+        evals=walk.evals,
+        candidates=walk.candidates,
+    )

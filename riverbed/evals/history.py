@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
@@ -106,10 +106,19 @@ def record_from_entry(entry: Entry, position: int) -> EvalRecord | None:
 
 def eval_history(index: Index) -> EvalHistory:
     """All active eval runs of an index, ordered by run time, then by position in the file."""
+    return eval_history_of(
+        (position, entry)
+        for position, entry in enumerate(index.get("entries", []))
+        if entry.get("type") == "eval_result"
+    )
+
+
+def eval_history_of(evals: Iterable[tuple[int, Entry]]) -> EvalHistory:
+    """`eval_history` from an index's `eval_result` entries and their positions in it."""
     records: list[EvalRecord] = []
     skipped: list[str] = []
-    for position, entry in enumerate(index.get("entries", [])):
-        if entry.get("type") != "eval_result" or not is_active(entry):
+    for position, entry in evals:
+        if not is_active(entry):
             continue
         record = record_from_entry(entry, position)
         if record is None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from riverbed.evals.compare import compare_history, judge
 from riverbed.evals.direction import DEFAULT_DIRECTIONS, Directions
-from riverbed.evals.history import EvalHistory, eval_history, series
+from riverbed.evals.history import EvalHistory, eval_history, eval_history_of, series
 from riverbed.ids import slug
 from riverbed.instants import read_instant
 from riverbed.learning.model import (
@@ -289,16 +289,18 @@ def analyze_memory(
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     directions: Directions = DEFAULT_DIRECTIONS,
     active: Sequence[Entry] | None = None,
+    evals: Sequence[tuple[int, Entry]] | None = None,
 ) -> Insights:
     """Everything the memory teaches at `now`: deterministic, from recorded facts only.
 
-    `active` is `active_suppressions(index, now)` when the caller already has it.
+    When the caller already has them: `active` is `active_suppressions(index, now)`, `evals`
+    the index's `eval_result` entries with their positions.
     """
     if active is None:
         active = active_suppressions(index, now)
     clusters, cuts = repeated_suppressions(active, thresholds)
     stale, high, younger, undated = stale_risks(active, now, thresholds)
-    history = eval_history(index)
+    history = eval_history(index) if evals is None else eval_history_of(evals)
     drifts, total, short, steady = eval_drift(history, thresholds, directions)
     regressions = current_regressions(history, thresholds, directions)
     cuts = Cuts(

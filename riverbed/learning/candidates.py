@@ -55,10 +55,10 @@ class Offer:
         return f"offered as {self.entry['id']}{again}"
 
 
-def candidates_of(index: Index) -> dict[str, list[Entry]]:
-    """Cluster id → its candidate entries, in file order."""
+def candidates_of(index: Index, entries: Sequence[Entry] | None = None) -> dict[str, list[Entry]]:
+    """Cluster id → its candidate entries in file order (read from `entries` when given)."""
     out: dict[str, list[Entry]] = {}
-    for entry in index.get("entries", []):
+    for entry in index.get("entries", []) if entries is None else entries:
         if entry.get("type") == CANDIDATE_TYPE:
             key = context(entry).get("clusterId")
             if isinstance(key, str):
@@ -77,10 +77,13 @@ def _state(entry: Entry, by_id: dict[str, Entry]) -> str:
     return "offered" if status == "active" else status
 
 
-def offers(index: Index) -> dict[str, Offer]:
-    """Cluster id → its newest candidate and that candidate's state."""
+def offers(index: Index, candidates: Sequence[Entry] | None = None) -> dict[str, Offer]:
+    """Cluster id → its newest candidate and that candidate's state.
+
+    `candidates`: the index's promotion candidates in file order, when the caller has them.
+    """
     newest_of: dict[str, Entry] = {}
-    for cluster_id, entries in candidates_of(index).items():
+    for cluster_id, entries in candidates_of(index, candidates).items():
         # The newest candidate no other candidate of the cluster superseded (file order).
         replaced = _predecessors(entries)
         heads = [e for e in entries if e["id"] not in replaced]

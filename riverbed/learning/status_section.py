@@ -21,13 +21,17 @@ def learning_section(
     limit: int,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     active: Sequence[Entry] | None = None,
+    evals: Sequence[tuple[int, Entry]] | None = None,
+    candidates: Sequence[Entry] | None = None,
 ) -> dict[str, Any]:
     """Counts and the first `limit` items of what `riverbed insights` reports in full.
 
-    `active`: the suppressions in effect at `now`, in index order, when the caller has them.
+    When the caller has them (in index order): `active`, the suppressions in effect at `now`;
+    `evals`, the `eval_result` entries with their positions; `candidates`, the promotion
+    candidates. Without them each is read from `index`.
     """
-    insights = analyze_memory(index, now=now, thresholds=thresholds, active=active)
-    table = offers(index)
+    insights = analyze_memory(index, now=now, thresholds=thresholds, active=active, evals=evals)
+    table = offers(index, candidates)
     states: Counter[str] = Counter()
     clusters = []
     for cluster in insights.clusters:

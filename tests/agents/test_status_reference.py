@@ -11,7 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from riverbed.expiry import format_timestamp, instant_or_none
-from riverbed.orientation import _instant, _outside, status_data
+from riverbed.instants import read_instant
+from riverbed.learning.status_section import learning_section
+from riverbed.orientation import status_data
+from riverbed.status_pass import outside
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from status_reference import status_data as reference_status_data
@@ -57,14 +60,14 @@ STAMPS = st.one_of(
 @settings(max_examples=500, deadline=None)
 @given(STAMPS)
 def test_instant_reads_what_instant_or_none_reads(value: str) -> None:
-    assert _instant(value) == instant_or_none(value)
+    assert read_instant(value) == instant_or_none(value)
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.one_of(STAMPS, st.none(), st.integers()), st.integers(0, 40))
 def test_outside_only_ever_says_so_of_stamps_outside_the_window(value: Any, days: int) -> None:
     since = NOW - timedelta(days=days)
-    if _outside(value, format_timestamp(since), format_timestamp(NOW)):
+    if outside(value, format_timestamp(since), format_timestamp(NOW)):
         moment = instant_or_none(value)
         assert moment is None or not since <= moment <= NOW
 
@@ -80,7 +83,18 @@ def memories(draw: st.DrawFn) -> dict[str, Any]:
     count = draw(st.integers(0, 14))
     for n in range(count):
         kind = draw(
-            st.sampled_from(["pattern", "decision", "adr", "suppression", "resurface", "wontfix"])
+            st.sampled_from(
+                [
+                    "pattern",
+                    "decision",
+                    "adr",
+                    "suppression",
+                    "resurface",
+                    "wontfix",
+                    "eval_result",
+                    "promotion_candidate",
+                ]
+            )
         )
         created = draw(st.one_of(st.sampled_from(DAYS).map(lambda d: f"{d}T09:00:00.000Z"), STAMPS))
         meta: dict[str, Any] = {"createdAt": created, "author": "ana"}
@@ -105,10 +119,20 @@ def memories(draw: st.DrawFn) -> dict[str, Any]:
             else:
                 paths = draw(st.lists(st.sampled_from(FILES + GLOBS), max_size=2))
                 ctx["match"] = {"ruleId": draw(st.sampled_from(["S101", "E501"])), "paths": paths}
-            if draw(st.booleans()):
+            if draw(st.integers(0, 3)):
                 ctx["sourcePR"] = draw(st.integers(1, 5))
+            if draw(st.booleans()):
+                ctx["severity"] = draw(st.sampled_from(["minor", "major", "critical"]))
         elif kind == "resurface":
             ctx = {"action": "revoke", "suppressionId": f"e{draw(st.integers(0, count))}"}
+        elif kind == "eval_result" and draw(st.booleans()):
+            ctx = {"suite": "s", "scores": {"m": draw(st.floats(0, 1))}}
+        elif kind == "promotion_candidate":
+            # The ids of the clusters of the two fingerprints above.
+            cluster = draw(st.sampled_from(["a" * 16, "b" * 16]))
+            ctx = {"clusterId": f"promotion-fp-{cluster}", "reOffers": 1}
+            if draw(st.booleans()):
+                ctx["declined"] = {"reason": "no"}
         elif kind in ("decision", "adr") and draw(st.booleans()):
             ctx = {"supersedes": f"e{draw(st.integers(0, count))}"}
         if ctx:
@@ -130,3 +154,48 @@ def test_status_is_what_it_was_before_the_speed_up(memory: dict[str, Any], limit
     expected = reference_status_data(memory, NOW, path="x", limit=limit)
     got = status_data(memory, NOW, path="x", limit=limit)
     assert {key: got[key] for key in expected} == expected
+    # The learning section from the status pass's groups, and as it reads the index alone.
+    assert got["learning"] == learning_section(memory, NOW, limit=limit)
+
+
+def test_status_learning_reads_candidates_and_evals_from_its_one_pass() -> None:
+    fp = "c" * 16
+    entries: list[dict[str, Any]] = [
+        {
+            "id": f"s{pr}",
+            "type": "suppression",
+            "title": "t",
+            "content": "c",
+            "metadata": {"createdAt": "2026-01-01T00:00:00.000Z", "author": f"a{pr}"},
+            "context": {"active": True, "fingerprint": fp, "sourcePR": pr, "severity": "major"},
+        }
+        for pr in (1, 2, 3)
+    ]
+    entries.append(
+        {
+            "id": "cand",
+            "type": "promotion_candidate",
+            "title": "t",
+            "content": "c",
+            "status": "archived",
+            "metadata": {"createdAt": "2026-02-01T00:00:00.000Z"},
+            "context": {"clusterId": f"promotion-fp-{fp}", "declined": {"reason": "noisy"}},
+        }
+    )
+    entries += [
+        {
+            "id": f"ev{n}",
+            "type": "eval_result",
+            "title": "t",
+            "content": "c",
+            "metadata": {"createdAt": f"2026-03-0{n + 1}T00:00:00.000Z"},
+            "context": {"suite": "s", "scores": {"recall": 0.9 - n / 10}},
+        }
+        for n in range(6)
+    ]
+    memory = {"version": "1", "entries": entries}
+    got = status_data(memory, NOW, limit=5)["learning"]
+    assert got == learning_section(memory, NOW, limit=5)
+    assert got["repeated"]["candidates"]["declined"] == 1
+    assert got["stale"]["count"] == 3
+    assert got["drift"]["count"] == 1
