@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from riverbed.expiry import instant_or_none
 from riverbed.globs import glob_matcher, normalize_path
-from riverbed.model import Entry, context, entry_tags, metadata, related_files
+from riverbed.model import Entry, context, metadata, related_files
 
 GUIDANCE_TYPES: Final = ("pattern", "decision", "adr")
 DECISION_TYPES: Final = ("decision", "adr")
@@ -58,17 +58,6 @@ def suppression_rule(suppression: Entry) -> str | None:
     return ctx["ruleId"] if isinstance(ctx.get("ruleId"), str) else None
 
 
-def _tokens(entry: Entry, may_name: Callable[[str], object] | None = None) -> set[str]:
-    words = {t.casefold() for t in entry_tags(entry)}
-    for key in ("title", "content"):
-        text = entry.get(key)
-        if not isinstance(text, str) or (may_name is not None and not may_name(text.casefold())):
-            continue
-        # Texts repeat their words: each distinct token is cleaned once.
-        words.update({t.strip(".:").casefold() for t in set(_TOKEN.findall(text))})
-    return words
-
-
 #: Rules past which one alternation of them costs more to build than it saves.
 _MAX_PREFILTER_RULES: Final = 2_000
 
@@ -84,10 +73,25 @@ def _mentions(guidance: list[Entry], rules: set[str]) -> dict[str, list[int]]:
         # rule in the folded text: texts without any rule in them need no tokenizing.
         may_name = re.compile("|".join(re.escape(rule) for rule in sorted(rules))).search
     for position, entry in enumerate(guidance):
-        for token in _tokens(entry, may_name):
-            if token in rules:
-                mentions.setdefault(token, []).append(position)
+        # The rules among its tags and the words of its texts (a text only when it may name
+        # one): no set of every word is built for the usual entry, which names none.
+        named: set[str] = set()
+        meta = entry.get("metadata")
+        tags = meta.get("tags") if isinstance(meta, dict) else None
+        if isinstance(tags, list):
+            named.update(f for t in tags if isinstance(t, str) and (f := t.casefold()) in rules)
+        for key in ("title", "content"):
+            text = entry.get(key)
+            if isinstance(text, str) and (may_name is None or may_name(text.casefold())):
+                named.update(rules.intersection(_text_tokens(text)))
+        for token in named:
+            mentions.setdefault(token, []).append(position)
     return mentions
+
+
+def _text_tokens(text: str) -> set[str]:
+    # Texts repeat their words: each distinct token is cleaned once.
+    return {t.strip(".:").casefold() for t in set(_TOKEN.findall(text))}
 
 
 def _literal_dir(path: str) -> str:
@@ -124,12 +128,14 @@ _File = tuple[str, int, str, Callable[[str], object] | None]
 class _PathIndex:
     """Guidance files by literal directory, to find which can overlap a given path or glob."""
 
-    def __init__(self, owners: Iterable[tuple[int, list[str]]]) -> None:
+    def __init__(self, owners: Iterable[tuple[int, list[Any]]]) -> None:
         self.groups: dict[str, list[_File]] = {}
         # Guidance shares its files: each distinct path is read (normalized, globbed) once.
         read: dict[str, tuple[str, Callable[[str], object] | None, list[_File]]] = {}
         for owner, paths in owners:
             for path in paths:
+                if not isinstance(path, str):
+                    continue  # related_files keeps strings only
                 seen = read.get(path)
                 if seen is None:
                     norm = normalize_path(path) if "\\" in path or path.startswith("./") else path
@@ -217,6 +223,13 @@ def live_view(live: list[Entry]) -> LiveView:
     return LiveView(live, guidance, suppressions, decisions)
 
 
+def _related(entry: Entry) -> list[Any]:
+    """`related_files` without its copy: the list as stored (the reader skips non-strings)."""
+    meta = entry.get("metadata")
+    files = meta.get("relatedFiles") if isinstance(meta, dict) else None
+    return files if isinstance(files, list) else []
+
+
 def _against_guidance(
     view: LiveView, budget: _Budget, want: int | None
 ) -> tuple[list[dict[str, Any]], int]:
@@ -224,7 +237,7 @@ def _against_guidance(
     guidance = view.guidance
     suppressions = [(e, suppression_rule(e)) for e in view.suppressions]
     mentions = _mentions(guidance, {rule.casefold() for _, rule in suppressions if rule})
-    files = _PathIndex((p, related_files(e)) for p, e in enumerate(guidance))
+    files = _PathIndex((p, _related(e)) for p, e in enumerate(guidance))
     items: list[dict[str, Any]] = []
     count = 0
     for suppression, rule in suppressions:
