@@ -19,7 +19,7 @@ from benchmarks.cases import Row
 from benchmarks.generate import make_index
 from benchmarks.report import render, rows_as_json
 from benchmarks.timing import peak_memory
-from riverbed.jsonformat import dumps_js
+from riverbed.index.jsonbytes import dumps_js
 
 DATA = Path(__file__).parent / ".data"
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ from pathlib import Path
 import riverbed
 from benchmarks.generate import new_entries
 from benchmarks.timing import Sample, measure_command, measure_pair
-from riverbed import storage
+from riverbed.index import storage
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 

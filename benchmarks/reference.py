@@ -19,7 +19,7 @@ from typing import Any
 import riverbed
 from benchmarks.cases import Row
 from benchmarks.generate import new_entries
-from riverbed.expiry import utc_now
+from riverbed.index.dates import utc_now
 
 MODULE = Path("reference") / "river-reviewer-v1" / "js" / "riverbed-memory.mjs"
 DRIVER = Path(__file__).with_name("reference_driver.mjs")

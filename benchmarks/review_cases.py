@@ -117,8 +117,8 @@ def review_memory(path: Path, runs: int) -> Row:
 
 def status_view(path: Path, runs: int) -> Row:
     """`riverbed status` after the load (view, tensions, learning section, text) vs load_memory."""
-    from riverbed.cli.status_command import render_status
-    from riverbed.orientation import status_data
+    from riverbed.cli.commands.status import render_status
+    from riverbed.memory.status import status_data
 
     index = riverbed.load_memory(path, on_warning=lambda _m: None)
     # What the CLI does once the index is loaded: the data (learning section included), then
@@ -147,7 +147,7 @@ def persist_end_to_end(path: Path, work: Path, runs: int) -> list[Row]:
     import sys
 
     from riverbed.testing.events import push_event, write_event
-    from riverbed.testing.fake_github import FakeGitHub
+    from riverbed.testing.github.server import FakeGitHub
 
     root = Path(__file__).resolve().parents[1]
     data = path.read_bytes()
@@ -222,7 +222,7 @@ def persist_end_to_end(path: Path, work: Path, runs: int) -> list[Row]:
 
 def hostile_globs(runs: int) -> list[Row]:
     """Issue 14's backtracking globs on long paths an outsider can name (was 0.7 s and > 10 s)."""
-    from riverbed.globs import glob_match
+    from riverbed.memory.globs import glob_match
 
     cases = [
         # Each path fails only at its end: a backtracking matcher tries every split first.

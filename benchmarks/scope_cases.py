@@ -9,7 +9,7 @@ import riverbed
 from benchmarks.cases import Row
 from benchmarks.review_cases import NOW, _findings, _suppressions
 from benchmarks.timing import measure_pair
-from riverbed.change import parse_unified_diff
+from riverbed.memory.change import parse_unified_diff
 
 
 def _diff(findings: list[riverbed.Finding], added_lines: int, seed: int = 13) -> str:

@@ -20,12 +20,12 @@ sys.path.insert(0, str(ROOT))
 
 
 def _targets() -> dict[str, Callable[[bytes], object]]:
-    from riverbed.artifacts import ZipLimits, extract_index
     from riverbed.comments.parser import parse_comment
-    from riverbed.evals.readers import parse_eval_bytes
-    from riverbed.expiry import parse_expires_at
+    from riverbed.evals.formats import parse_eval_bytes
     from riverbed.findings.formats import parse_findings
-    from riverbed.storage import parse_index_bytes
+    from riverbed.github.artifact_zip import ZipLimits, extract_index
+    from riverbed.index.dates import parse_expires_at
+    from riverbed.index.storage import parse_index_bytes
 
     def text(data: bytes) -> str:
         return data.decode("utf-8", errors="replace") if data else ""

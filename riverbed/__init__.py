@@ -25,23 +25,13 @@ from riverbed.errors import (
 
 if TYPE_CHECKING:
     __version__: str
-    from riverbed.baseline import Baseline
-    from riverbed.change import Change, change_from_files, parse_unified_diff
-    from riverbed.expiry import effective_expiry, is_expired, parse_expires_at
     from riverbed.findings import Finding, read_findings
-    from riverbed.fingerprint import compute_fingerprint
-    from riverbed.lifecycle import ExpireReport
-    from riverbed.merge import MergeResult, merge_indexes
-    from riverbed.prompt_context import format_memory_for_prompt
-    from riverbed.query import query_memory
-    from riverbed.review import ReviewResult, review_findings
-    from riverbed.review_memory import (
-        ReviewMemory,
-        find_active_suppressions,
-        load_review_memory,
-        should_resurface,
-    )
-    from riverbed.store import (
+    from riverbed.findings.fingerprint import compute_fingerprint
+    from riverbed.index.dates import effective_expiry, is_expired, parse_expires_at
+    from riverbed.index.lifecycle import ExpireReport
+    from riverbed.index.merge import MergeResult, merge_indexes
+    from riverbed.index.query import query_memory
+    from riverbed.index.store import (
         AppendReport,
         RiverbedWarning,
         append_entries,
@@ -52,45 +42,55 @@ if TYPE_CHECKING:
         supersede,
         validate_index,
     )
-    from riverbed.suppression import SuppressionResult, apply_suppressions
-    from riverbed.suppression_store import create_suppression, revoke_suppression
+    from riverbed.memory.baseline import Baseline
+    from riverbed.memory.change import Change, change_from_files, parse_unified_diff
+    from riverbed.memory.prompt import format_memory_for_prompt
+    from riverbed.memory.record_suppression import create_suppression, revoke_suppression
+    from riverbed.memory.review import ReviewResult, review_findings
+    from riverbed.memory.select import (
+        ReviewMemory,
+        find_active_suppressions,
+        load_review_memory,
+        should_resurface,
+    )
+    from riverbed.memory.suppress import SuppressionResult, apply_suppressions
 
 #: Public names, imported on first use so `riverbed --version` stays fast.
 _LAZY = {
-    "effective_expiry": "riverbed.expiry",
-    "is_expired": "riverbed.expiry",
-    "parse_expires_at": "riverbed.expiry",
-    "ExpireReport": "riverbed.lifecycle",
-    "MergeResult": "riverbed.merge",
-    "merge_indexes": "riverbed.merge",
-    "query_memory": "riverbed.query",
-    "Baseline": "riverbed.baseline",
-    "Change": "riverbed.change",
-    "change_from_files": "riverbed.change",
-    "parse_unified_diff": "riverbed.change",
-    "ReviewResult": "riverbed.review",
-    "review_findings": "riverbed.review",
-    "AppendReport": "riverbed.store",
-    "RiverbedWarning": "riverbed.store",
-    "append_entries": "riverbed.store",
-    "append_entry": "riverbed.store",
-    "archive_entry": "riverbed.store",
-    "expire_entries": "riverbed.store",
-    "load_memory": "riverbed.store",
-    "supersede": "riverbed.store",
-    "validate_index": "riverbed.store",
+    "effective_expiry": "riverbed.index.dates",
+    "is_expired": "riverbed.index.dates",
+    "parse_expires_at": "riverbed.index.dates",
+    "ExpireReport": "riverbed.index.lifecycle",
+    "MergeResult": "riverbed.index.merge",
+    "merge_indexes": "riverbed.index.merge",
+    "query_memory": "riverbed.index.query",
+    "Baseline": "riverbed.memory.baseline",
+    "Change": "riverbed.memory.change",
+    "change_from_files": "riverbed.memory.change",
+    "parse_unified_diff": "riverbed.memory.change",
+    "ReviewResult": "riverbed.memory.review",
+    "review_findings": "riverbed.memory.review",
+    "AppendReport": "riverbed.index.store",
+    "RiverbedWarning": "riverbed.index.store",
+    "append_entries": "riverbed.index.store",
+    "append_entry": "riverbed.index.store",
+    "archive_entry": "riverbed.index.store",
+    "expire_entries": "riverbed.index.store",
+    "load_memory": "riverbed.index.store",
+    "supersede": "riverbed.index.store",
+    "validate_index": "riverbed.index.store",
     "Finding": "riverbed.findings",
     "read_findings": "riverbed.findings",
-    "compute_fingerprint": "riverbed.fingerprint",
-    "format_memory_for_prompt": "riverbed.prompt_context",
-    "ReviewMemory": "riverbed.review_memory",
-    "find_active_suppressions": "riverbed.review_memory",
-    "load_review_memory": "riverbed.review_memory",
-    "should_resurface": "riverbed.review_memory",
-    "SuppressionResult": "riverbed.suppression",
-    "apply_suppressions": "riverbed.suppression",
-    "create_suppression": "riverbed.suppression_store",
-    "revoke_suppression": "riverbed.suppression_store",
+    "compute_fingerprint": "riverbed.findings.fingerprint",
+    "format_memory_for_prompt": "riverbed.memory.prompt",
+    "ReviewMemory": "riverbed.memory.select",
+    "find_active_suppressions": "riverbed.memory.select",
+    "load_review_memory": "riverbed.memory.select",
+    "should_resurface": "riverbed.memory.select",
+    "SuppressionResult": "riverbed.memory.suppress",
+    "apply_suppressions": "riverbed.memory.suppress",
+    "create_suppression": "riverbed.memory.record_suppression",
+    "revoke_suppression": "riverbed.memory.record_suppression",
 }
 
 

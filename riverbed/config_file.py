@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Final
 
 from riverbed.errors import UsageError
-from riverbed.severity_overrides import SeverityOverride, overrides_from_table
+from riverbed.memory.severity import SeverityOverride, overrides_from_table
 
 #: Where the settings live, relative to the repository root (beside `.river/memory/`).
 CONFIG_PATH: Final = ".river/config.toml"

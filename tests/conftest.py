@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from riverbed.testing import FakeGitHub
-from riverbed.testing.openapi import OpenAPISubset
+from riverbed.testing.github.openapi import OpenAPISubset
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

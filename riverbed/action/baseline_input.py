@@ -28,7 +28,7 @@ def pushed_branch(context: ActionContext) -> str | None:
 
 def persist_baseline(context: ActionContext, index_path: Path) -> AppendOutcome:
     """On a push to the default branch, record the findings' fingerprints as the baseline."""
-    from riverbed.baseline_store import record_baseline
+    from riverbed.memory.record_baseline import record_baseline
 
     config = context.config
     if config.findings is None:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from riverbed.action.comment_apply import Findings
 from riverbed.action.comment_event import CommentEvent
 from riverbed.action.context import ActionContext
 from riverbed.comments import Command, SuppressCommand
+from riverbed.comments.apply import Findings
 from riverbed.comments.replies import fits
 from riverbed.comments.reply_marker import replied_comment_ids
 from riverbed.errors import GitHubError
 from riverbed.github import conversation
 from riverbed.github.conversation import CommentInfo
-from riverbed.markers import FindingMarker, parse_finding_marker, parse_finding_markers
+from riverbed.pr_review.markers import FindingMarker, parse_finding_marker, parse_finding_markers
 
 #: The login GitHub gives the workflow's GITHUB_TOKEN (used until a reaction says otherwise).
 DEFAULT_IDENTITY = "github-actions[bot]"

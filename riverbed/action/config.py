@@ -8,9 +8,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from riverbed.artifacts import ZipLimits
 from riverbed.errors import ActionConfigError
-from riverbed.model import DEFAULT_INDEX_PATH, PHASES
+from riverbed.github.artifact_zip import ZipLimits
+from riverbed.index.model import DEFAULT_INDEX_PATH, PHASES
 
 MODES = ("auto", "persist", "expire", "review", "comment")
 #: What `mode: auto` picks for each event (DESIGN's table).

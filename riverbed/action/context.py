@@ -10,7 +10,7 @@ from riverbed.action.config import ActionConfig
 from riverbed.action.runner import Runner
 from riverbed.errors import ActionConfigError
 from riverbed.github.client import GitHubClient, GitHubSettings
-from riverbed.jsonformat import loads
+from riverbed.index.jsonbytes import loads
 
 #: The webhook payload is read once; anything bigger than this is not a GitHub event.
 MAX_EVENT_BYTES = 25 * 1024 * 1024

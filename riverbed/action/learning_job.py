@@ -13,26 +13,26 @@ from riverbed.action.memory_job import AppendOutcome
 from riverbed.errors import ActionConfigError, GitHubError, UsageError
 from riverbed.evals.history import eval_history
 from riverbed.github import issues as gh_issues
-from riverbed.learning.analysis import analyze_memory
-from riverbed.learning.candidate_store import write_candidates
-from riverbed.learning.candidates import offers
-from riverbed.learning.issue_plan import (
+from riverbed.index.storage import read_index
+from riverbed.memory.learning.analysis import analyze_memory
+from riverbed.memory.learning.candidate_store import write_candidates
+from riverbed.memory.learning.candidates import offers
+from riverbed.memory.learning.issue_plan import (
     ISSUE_LABEL,
     ExistingIssue,
     IssueAction,
     parse_issue_marker,
     plan_issues,
 )
-from riverbed.learning.model import (
+from riverbed.memory.learning.model import (
     DEFAULT_DRIFT_RUNS,
     DEFAULT_MIN_PRS,
     DEFAULT_STALE_DAYS,
     DEFAULT_TOLERANCE,
     Thresholds,
 )
-from riverbed.learning.render import render_markdown
-from riverbed.markdown_safe import code, inline
-from riverbed.storage import read_index
+from riverbed.memory.learning.render import render_markdown
+from riverbed.text import code, inline
 
 #: Action inputs of the learning step and their defaults (the CLI flags' defaults).
 INPUTS: Final = {

@@ -13,17 +13,17 @@ from riverbed.action.config import ActionConfig, risky_trusted_events
 from riverbed.action.context import ActionContext
 from riverbed.action.runner import Runner
 from riverbed.errors import ActionConfigError, RiverbedError
-from riverbed.expiry import utc_now
 from riverbed.github.client import GitHubSettings
-from riverbed.markdown_safe import inline
+from riverbed.index.dates import utc_now
+from riverbed.text import inline
 
 #: Mode → module. A module defines `run(context: ActionContext) -> int` (the exit code).
 MODE_MODULES: Mapping[str, str] = types.MappingProxyType(
     {
-        "persist": "riverbed.action.mode_persist",
-        "expire": "riverbed.action.mode_expire",
-        "review": "riverbed.action.mode_review",
-        "comment": "riverbed.action.mode_comment",
+        "persist": "riverbed.action.modes.persist",
+        "expire": "riverbed.action.modes.expire",
+        "review": "riverbed.action.modes.review",
+        "comment": "riverbed.action.modes.comment",
     }
 )
 

@@ -8,14 +8,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from riverbed import lifecycle
 from riverbed.action.context import ActionContext
 from riverbed.action.restore import Restored, newer_trusted, restore_memory, trust_check
-from riverbed.expiry import effective_expiry, instant_or_none
-from riverbed.merge import merge_indexes
-from riverbed.model import Index, entry_status, entry_title
-from riverbed.storage import locked, read_index, update_index, write_index_atomic
-from riverbed.store import expire_entries
+from riverbed.index import lifecycle
+from riverbed.index.dates import effective_expiry, instant_or_none
+from riverbed.index.merge import merge_indexes
+from riverbed.index.model import Index, entry_status, entry_title
+from riverbed.index.storage import locked, read_index, update_index, write_index_atomic
+from riverbed.index.store import expire_entries
 
 #: How many upcoming expiries the summary lists.
 NEXT_EXPIRIES_SHOWN = 5

@@ -9,9 +9,8 @@ from io import BytesIO
 
 from riverbed.action.config import BRANCH_EVENTS, workflow_file
 from riverbed.action.context import ActionContext
-from riverbed.artifacts import ZipLimits, extract_index, verify_digest
 from riverbed.errors import ActionConfigError, ArtifactError
-from riverbed.expiry import format_timestamp
+from riverbed.github.artifact_zip import ZipLimits, extract_index, verify_digest
 from riverbed.github.artifacts import (
     ArtifactInfo,
     RunInfo,
@@ -22,8 +21,9 @@ from riverbed.github.artifacts import (
     repository_id,
 )
 from riverbed.github.client import GitHubClient
-from riverbed.model import Index, empty_index
-from riverbed.storage import parse_index_bytes, read_index
+from riverbed.index.dates import format_timestamp
+from riverbed.index.model import Index, empty_index
+from riverbed.index.storage import parse_index_bytes, read_index
 
 #: Runs looked up before giving up: reaching it means something floods the artifact list.
 MAX_RUN_LOOKUPS = 200

@@ -8,12 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from riverbed.change import FILTER_MODES, FilterMode, filter_mode_named
 from riverbed.errors import ActionConfigError, UsageError
 from riverbed.findings.files import parse_byte_size
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
-from riverbed.model import PHASES, SEVERITIES
-from riverbed.severity_overrides import SeverityOverride, parse_overrides_text
+from riverbed.index.model import PHASES, SEVERITIES
+from riverbed.memory.change import FILTER_MODES, FilterMode, filter_mode_named
+from riverbed.memory.severity import SeverityOverride, parse_overrides_text
 
 FAIL_ON = ("none", *SEVERITIES)
 #: Defaults as in action.yml (the entrypoint also runs without it, in tests).

@@ -8,8 +8,8 @@ from riverbed.action.context import ActionContext
 from riverbed.action.restore import Restored, TrustCheck, restore_artifact
 from riverbed.errors import CorruptIndexError
 from riverbed.gitio import file_at
-from riverbed.model import empty_index
-from riverbed.storage import parse_index_bytes
+from riverbed.index.model import empty_index
+from riverbed.index.storage import parse_index_bytes
 
 
 def base_commit(event: dict[str, Any]) -> str | None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from riverbed.errors import ActionConfigError
-from riverbed.markdown_safe import neutralize
+from riverbed.text import neutralize
 
 #: GitHub refuses a step summary over 1 MiB; stay well below and say when cut.
 MAX_SUMMARY_CHARS = 512 * 1024

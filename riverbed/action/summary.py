@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from riverbed.action.memory_job import MemoryReport
-from riverbed.markdown_safe import code, inline
+from riverbed.text import code, inline
 
 #: Rows listed per table before the rest is only counted.
 MAX_ROWS = 50

@@ -15,15 +15,15 @@ from riverbed.errors import RiverbedError
 
 #: Modules that register verbs; each has `register(subparsers)` and sets `handler` defaults.
 COMMAND_MODULES = (
-    "riverbed.cli.store_commands",
-    "riverbed.cli.status_command",
-    "riverbed.cli.review_command",
-    "riverbed.cli.baseline_command",
-    "riverbed.cli.review_commands",
-    "riverbed.cli.eval_commands",
-    "riverbed.cli.agent_commands",
-    "riverbed.cli.demo_command",
-    "riverbed.cli.learning_commands",
+    "riverbed.cli.commands.store",
+    "riverbed.cli.commands.status",
+    "riverbed.cli.commands.review",
+    "riverbed.cli.commands.baseline",
+    "riverbed.cli.commands.suppress",
+    "riverbed.cli.commands.evals",
+    "riverbed.cli.commands.agents",
+    "riverbed.cli.commands.demo",
+    "riverbed.cli.commands.learning",
 )
 
 
@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _index_path(option: str | None) -> Path:
     from riverbed.errors import UsageError
-    from riverbed.model import DEFAULT_INDEX_PATH
+    from riverbed.index.model import DEFAULT_INDEX_PATH
 
     given = option or os.environ.get("RIVERBED_INDEX")
     path = Path(given or DEFAULT_INDEX_PATH)

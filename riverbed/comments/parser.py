@@ -27,9 +27,9 @@ from riverbed.comments.commands import (
 )
 from riverbed.comments.scan import check_prefix, command_spans, starts_with_prefix
 from riverbed.errors import CommandParseError, InvalidExpiresAt
-from riverbed.expiry import parse_expires_at
-from riverbed.model import FEEDBACK_TYPES, PHASES, SCOPES
-from riverbed.secrets import secret_kind
+from riverbed.index.dates import parse_expires_at
+from riverbed.index.model import FEEDBACK_TYPES, PHASES, SCOPES
+from riverbed.index.secrets import secret_kind
 
 #: GitHub's own cap on a comment body; a longer body is refused whole, never cut.
 MAX_COMMENT_CHARS: Final = 65_536

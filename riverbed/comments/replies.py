@@ -9,9 +9,9 @@ from typing import Final
 from riverbed.comments.commands import DEFAULT_PREFIX, help_text
 from riverbed.comments.parser import ParsedComment
 from riverbed.comments.reply_marker import format_reply_marker
-from riverbed.expiry import effective_expiry
-from riverbed.markdown_safe import code_html, fenced, inline, table, user
-from riverbed.model import Entry, entry_title, metadata
+from riverbed.index.dates import effective_expiry
+from riverbed.index.model import Entry, entry_title, metadata
+from riverbed.text import code_html, fenced, inline, table, user
 
 #: GitHub's cap on a comment body.
 MAX_REPLY_CHARS: Final = 65_536

@@ -24,7 +24,7 @@ from riverbed.demo.scenario import (
 from riverbed.demo.story import Step
 from riverbed.demo.terminal import for_terminal
 from riverbed.errors import RiverbedError
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 HEAD_SHA = "c4" * 20
 REPOSITORY = f"{OWNER}/{REPO}"
@@ -185,7 +185,7 @@ def action_review(state: DemoState) -> Step:
 
 
 def _marker_fingerprint(body: str) -> str:
-    from riverbed.markers import parse_finding_markers
+    from riverbed.pr_review.markers import parse_finding_markers
 
     markers = parse_finding_markers(body)
     if not markers:
@@ -302,8 +302,8 @@ def staged_statuses(staged_json: str) -> dict[str, str]:
     """Entry id → status in a staged index document (empty text: none)."""
     if not staged_json:
         return {}
-    from riverbed.jsonformat import loads
-    from riverbed.model import entry_status
+    from riverbed.index.jsonbytes import loads
+    from riverbed.index.model import entry_status
 
     document = loads(staged_json)
     return {str(e["id"]): entry_status(e) for e in document["entries"]}

@@ -17,8 +17,8 @@ REPEATS = (
 
 def learn_and_promote(state: DemoState) -> Step:
     """The same rule suppressed in three pull requests becomes a candidate; maria promotes it."""
-    from riverbed.learning.candidate_store import promote_candidate, write_candidates
-    from riverbed.suppression_store import create_suppression
+    from riverbed.memory.learning.candidate_store import promote_candidate, write_candidates
+    from riverbed.memory.record_suppression import create_suppression
 
     t = state.timeline
     for day, (pr, author, path) in enumerate(REPEATS, start=43):

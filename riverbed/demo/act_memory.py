@@ -8,10 +8,10 @@ from typing import Any
 from riverbed.demo.context import DemoState
 from riverbed.demo.scenario import AUTHOR, MAINTAINER, RUFF_VERSION, DemoPull, pull
 from riverbed.demo.story import Step
-from riverbed.expiry import format_timestamp
 from riverbed.findings import Finding
-from riverbed.jsonformat import dumps_js
-from riverbed.review import ReviewResult
+from riverbed.index.dates import format_timestamp
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.memory.review import ReviewResult
 
 PHASE = "midstream"
 IMPORTED_ID = "decision-payments-v1"
@@ -28,9 +28,9 @@ def _finding_line(finding: Finding) -> str:
 
 def seed_memory(state: DemoState) -> Step:
     """An index from another tool (one entry, bad expiry), then the team's entries on top."""
-    from riverbed.entries import build_entry
-    from riverbed.store import append_entries, load_memory
-    from riverbed.suppression_store import create_suppression
+    from riverbed.index.build import build_entry
+    from riverbed.index.store import append_entries, load_memory
+    from riverbed.memory.record_suppression import create_suppression
 
     t = state.timeline
     imported = {
@@ -113,10 +113,10 @@ def seed_memory(state: DemoState) -> Step:
 
 def review_pull(state: DemoState, demo_pull: DemoPull) -> ReviewResult:
     """Review one pull request's shipped SARIF against the memory, at its day."""
-    from riverbed.change import change_from_files
     from riverbed.findings import read_findings
-    from riverbed.review import review_findings
-    from riverbed.store import load_memory
+    from riverbed.index.store import load_memory
+    from riverbed.memory.change import change_from_files
+    from riverbed.memory.review import review_findings
 
     findings_path = state.findings_file(demo_pull, state.repo)
     findings = read_findings(findings_path, root=state.repo, on_warning=state.warn)
@@ -168,7 +168,7 @@ def pr_one(state: DemoState) -> Step:
 
 def suppress_false_positive(state: DemoState) -> Step:
     """The team records the F401 re-export as a false positive (accepted_risk: it is major)."""
-    from riverbed.suppression_store import create_suppression
+    from riverbed.memory.record_suppression import create_suppression
 
     finding: Finding = state.carry["f401"]
     entry = create_suppression(
@@ -218,8 +218,8 @@ def pr_two(state: DemoState) -> Step:
 
 def expire_day(state: DemoState) -> Step:
     """Day 40: the expiry job archives the lapsed suppression and warns about the bad date."""
-    from riverbed.model import entries_by_id, entry_status
-    from riverbed.store import expire_entries, load_memory
+    from riverbed.index.model import entries_by_id, entry_status
+    from riverbed.index.store import expire_entries, load_memory
 
     t = state.timeline
     report = expire_entries(state.index_path, now=t.day(40))
@@ -317,8 +317,8 @@ def eval_regression(state: DemoState) -> Step:
 
 def status_view(state: DemoState) -> Step:
     """The orientation view the story ends on."""
-    from riverbed.orientation import status_data
-    from riverbed.store import load_memory
+    from riverbed.index.store import load_memory
+    from riverbed.memory.status import status_data
 
     index = load_memory(state.index_path, on_warning=lambda _m: None)
     data = status_data(index, state.timeline.day(42), path=str(state.index_path))

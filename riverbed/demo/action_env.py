@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 from riverbed.testing.runner_env import RunnerPaths, runner_env
 
 _RUNNER_PREFIXES = ("INPUT_", "GITHUB_", "RUNNER_")

@@ -76,7 +76,7 @@ def run_demo(
     from riverbed.demo.act_action import ACT_TWO, stand_in
     from riverbed.demo.act_learning import ACT_THREE
     from riverbed.demo.act_memory import ACT_ONE
-    from riverbed.expiry import utc_now
+    from riverbed.index.dates import utc_now
 
     started = time.monotonic()
     root, throwaway = prepare_directory(directory)

@@ -16,21 +16,21 @@ if TYPE_CHECKING:
     )
     from riverbed.evals.direction import Directions, default_lower_is_better
     from riverbed.evals.entries import RunIdentity, build_eval_entry, eval_entry_id, identify
+    from riverbed.evals.formats import detect_format, parse_eval_bytes, read_eval_file
     from riverbed.evals.history import EvalHistory, EvalRecord, eval_history
-    from riverbed.evals.model import FORMATS, Counts, EvalCase, EvalRun
+    from riverbed.evals.interface import FORMATS, Counts, EvalCase, EvalRun
     from riverbed.evals.persist import PersistOptions, PersistResult, persist_files, persist_runs
-    from riverbed.evals.readers import detect_format, parse_eval_bytes, read_eval_file
 
 # Names load on first use, so `riverbed --version` does not import the store and schemas.
 _EXPORTS = {
-    "FORMATS": "riverbed.evals.model",
-    "Counts": "riverbed.evals.model",
+    "FORMATS": "riverbed.evals.interface",
+    "Counts": "riverbed.evals.interface",
     "Directions": "riverbed.evals.direction",
-    "EvalCase": "riverbed.evals.model",
+    "EvalCase": "riverbed.evals.interface",
     "EvalHistory": "riverbed.evals.history",
     "EvalPersistReport": "riverbed.evals.action_hook",
     "EvalRecord": "riverbed.evals.history",
-    "EvalRun": "riverbed.evals.model",
+    "EvalRun": "riverbed.evals.interface",
     "MetricChange": "riverbed.evals.compare",
     "PersistOptions": "riverbed.evals.persist",
     "PersistResult": "riverbed.evals.persist",
@@ -40,17 +40,17 @@ _EXPORTS = {
     "compare_history": "riverbed.evals.compare",
     "compare_suite": "riverbed.evals.compare",
     "default_lower_is_better": "riverbed.evals.direction",
-    "detect_format": "riverbed.evals.readers",
+    "detect_format": "riverbed.evals.formats",
     "eval_entry_id": "riverbed.evals.entries",
     "eval_history": "riverbed.evals.history",
     "expand_paths": "riverbed.evals.action_hook",
     "identify": "riverbed.evals.entries",
     "judge": "riverbed.evals.compare",
-    "parse_eval_bytes": "riverbed.evals.readers",
+    "parse_eval_bytes": "riverbed.evals.formats",
     "persist_eval_results": "riverbed.evals.action_hook",
     "persist_files": "riverbed.evals.persist",
     "persist_runs": "riverbed.evals.persist",
-    "read_eval_file": "riverbed.evals.readers",
+    "read_eval_file": "riverbed.evals.formats",
 }
 
 __all__ = [

@@ -14,13 +14,13 @@ from riverbed.errors import EmptyReportError, InputFormatError
 from riverbed.evals.compare import DEFAULT_TOLERANCE, SuiteComparison
 from riverbed.evals.direction import Directions
 from riverbed.evals.entries import DEFAULT_AUTHOR
+from riverbed.evals.formats import read_eval_file
 from riverbed.evals.history import eval_history
-from riverbed.evals.model import EvalRun
+from riverbed.evals.interface import EvalRun
 from riverbed.evals.persist import PersistOptions, PersistResult, persist_runs
-from riverbed.evals.readers import read_eval_file
 from riverbed.evals.render import comparison_markdown, history_markdown, key_metrics
-from riverbed.storage import WarningSink
-from riverbed.store import load_memory
+from riverbed.index.storage import WarningSink
+from riverbed.index.store import load_memory
 
 #: Runs of each suite drawn in the summary chart.
 DEFAULT_LAST: Final = 10

@@ -11,11 +11,11 @@ from pathlib import PurePath
 from typing import Any, Final
 
 from riverbed.errors import InvalidExpiresAt, UsageError
-from riverbed.evals.model import MAX_ERRORS_PER_RESULT, MAX_STORED_RESULTS, EvalRun, tidy_number
-from riverbed.expiry import format_timestamp, parse_expires_at
-from riverbed.ids import slug
-from riverbed.jsonformat import js_number
-from riverbed.model import Entry
+from riverbed.evals.interface import MAX_ERRORS_PER_RESULT, MAX_STORED_RESULTS, EvalRun, tidy_number
+from riverbed.index.dates import format_timestamp, parse_expires_at
+from riverbed.index.ids import slug
+from riverbed.index.jsonbytes import js_number
+from riverbed.index.model import Entry
 
 DEFAULT_AUTHOR: Final = "riverbed-eval"
 NO_COMMIT: Final = "unknown"

@@ -8,11 +8,11 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
-from riverbed.evals.model import finite_number
-from riverbed.evals.river_reviewer import DEFAULT_SUITE
-from riverbed.expiry import instant_or_none
-from riverbed.jsonformat import loads
-from riverbed.model import Entry, Index, context, entry_tags, is_active, metadata
+from riverbed.evals.interface import finite_number
+from riverbed.evals.readers.river_reviewer import DEFAULT_SUITE
+from riverbed.index.dates import instant_or_none
+from riverbed.index.jsonbytes import loads
+from riverbed.index.model import Entry, Index, context, entry_tags, is_active, metadata
 
 
 @dataclass(frozen=True)

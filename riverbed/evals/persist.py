@@ -18,12 +18,12 @@ from riverbed.evals.compare import (
 )
 from riverbed.evals.direction import DEFAULT_DIRECTIONS, Directions
 from riverbed.evals.entries import DEFAULT_AUTHOR, RunIdentity, build_eval_entry, identify
+from riverbed.evals.formats import read_eval_file
 from riverbed.evals.history import EvalHistory, eval_history
-from riverbed.evals.model import EvalRun
-from riverbed.evals.readers import read_eval_file
-from riverbed.model import Entry, context, entries_by_id
-from riverbed.storage import WarningSink
-from riverbed.store import append_entries, load_memory
+from riverbed.evals.interface import EvalRun
+from riverbed.index.model import Entry, context, entries_by_id
+from riverbed.index.storage import WarningSink
+from riverbed.index.store import append_entries, load_memory
 
 CLI_CONFLICT_HINT = (
     "pass --attempt (e.g. the CI run id and attempt) or --commit to record another run"

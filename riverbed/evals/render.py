@@ -8,7 +8,7 @@ from typing import Final
 from riverbed.evals.compare import SuiteComparison, judge
 from riverbed.evals.direction import DEFAULT_DIRECTIONS, Directions
 from riverbed.evals.history import EvalRecord, series
-from riverbed.markdown_safe import inline, mermaid_label
+from riverbed.text import inline, mermaid_label
 
 SPARKS: Final = "▁▂▃▄▅▆▇█"
 #: Charts per suite in Markdown; further metrics appear in the table only (and it says so).

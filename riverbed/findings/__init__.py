@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from riverbed.findings.files import read_findings, read_findings_file, write_json_file
 from riverbed.findings.formats import FORMATS, detect_format, parse_findings
-from riverbed.findings.model import Finding, max_severity, severity_at_least
-from riverbed.findings.sarif_writer import FINGERPRINT_KEY, to_sarif
-from riverbed.model import SEVERITY_RANK
+from riverbed.findings.interface import Finding, max_severity, severity_at_least
+from riverbed.findings.writer import FINGERPRINT_KEY, to_sarif
+from riverbed.index.model import SEVERITY_RANK
 
 __all__ = [
     "FINGERPRINT_KEY",

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from riverbed.errors import InputFormatError, UsageError
 from riverbed.findings.formats import parse_findings
-from riverbed.findings.model import Finding
-from riverbed.findings.sarif_uris import absolute_root
+from riverbed.findings.interface import Finding
+from riverbed.findings.uris import absolute_root
 from riverbed.jsoninput import WarningSink
 
 #: Findings files larger than this are refused rather than parsed into memory (the CLI's
@@ -39,7 +39,7 @@ def _size_words(size: int) -> str:
 
 
 def _default_sink(message: str) -> None:
-    from riverbed.store import RiverbedWarning
+    from riverbed.index.store import RiverbedWarning
 
     warnings.warn(message, RiverbedWarning, stacklevel=3)
 
@@ -100,6 +100,6 @@ def read_findings(
 
 def write_json_file(path: str | os.PathLike[str], data: bytes) -> None:
     """Write bytes atomically (temp file + fsync + rename) so a reader never sees half a file."""
-    from riverbed.atomic_write import write_bytes_atomic
+    from riverbed.index.atomic_write import write_bytes_atomic
 
     write_bytes_atomic(Path(path), data)

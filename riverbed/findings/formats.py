@@ -6,11 +6,11 @@ import json
 from typing import Any, Final
 
 from riverbed.errors import InputFormatError
-from riverbed.findings.model import Finding
-from riverbed.findings.rdjson_reader import parse_rdjson, parse_rdjsonl
-from riverbed.findings.river_reader import parse_river
-from riverbed.findings.sarif_reader import parse_sarif
-from riverbed.jsonformat import loads
+from riverbed.findings.interface import Finding
+from riverbed.findings.readers.rdjson import parse_rdjson, parse_rdjsonl
+from riverbed.findings.readers.river import parse_river
+from riverbed.findings.readers.sarif import parse_sarif
+from riverbed.index.jsonbytes import loads
 from riverbed.jsoninput import WarningSink
 
 FORMATS: Final = ("auto", "sarif", "river", "rdjson")

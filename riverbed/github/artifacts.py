@@ -7,8 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from riverbed.errors import ArtifactError, GitHubError, InvalidExpiresAt
-from riverbed.expiry import parse_expires_at
 from riverbed.github.client import GitHubClient
+from riverbed.index.dates import parse_expires_at
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from riverbed.markdown_safe import escape_markdown, inline, unescape_markdown
 from riverbed.pr_review.annotations import Annotations, annotation_line, findings_annotations
 from riverbed.pr_review.assemble import review_view
 from riverbed.pr_review.body import (
@@ -39,6 +38,7 @@ from riverbed.pr_review.state import (
     review_state,
     unchanged_since_last_review,
 )
+from riverbed.text import escape_markdown, inline, unescape_markdown
 
 __all__ = [
     "GITHUB_BODY_LIMIT",

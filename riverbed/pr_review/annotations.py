@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from riverbed.markdown_safe import clean, command_data, command_property, cut
 from riverbed.pr_review.model import ReviewFinding
+from riverbed.text import clean, command_data, command_property, cut
 
 #: GitHub shows at most 10 warning annotations per step; more would be dropped silently.
 DEFAULT_ANNOTATION_CAP = 10

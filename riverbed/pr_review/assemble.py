@@ -6,9 +6,9 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from riverbed.expiry import effective_expiry
-from riverbed.globs import glob_match
-from riverbed.model import Entry, context, entry_title, metadata, related_files
+from riverbed.index.dates import effective_expiry
+from riverbed.index.model import Entry, context, entry_title, metadata, related_files
+from riverbed.memory.globs import glob_match
 from riverbed.pr_review.model import (
     GuardSkip,
     ResurfaceNote,
@@ -19,8 +19,8 @@ from riverbed.pr_review.model import (
 )
 
 if TYPE_CHECKING:
-    from riverbed.findings.model import Finding
-    from riverbed.review import Decision, ReviewResult
+    from riverbed.findings.interface import Finding
+    from riverbed.memory.review import Decision, ReviewResult
 
 
 def review_finding(finding: Finding, evidence: str | None = None) -> ReviewFinding:
@@ -94,7 +94,7 @@ def review_view(
 ) -> ReviewView:
     """Everything the review says, from the pipeline's result (no text yet).
 
-    `hints` maps a rule id to its learning line (`riverbed.learning.review_hints`); a kept
+    `hints` maps a rule id to its learning line (`riverbed.memory.learning.review_hints`); a kept
     finding of that rule carries it.
     """
     suppressed = tuple(

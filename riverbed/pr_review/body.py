@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from riverbed.markdown_safe import block, inline
-from riverbed.markers import format_finding_marker
 from riverbed.pr_review.budget import (
     GITHUB_BODY_LIMIT,
     SUMMARY_LIMIT,
@@ -16,6 +14,7 @@ from riverbed.pr_review.budget import (
     text_length,
     utf8_length,
 )
+from riverbed.pr_review.markers import format_finding_marker
 from riverbed.pr_review.model import (
     GuardSkip,
     ResurfaceNote,
@@ -26,6 +25,7 @@ from riverbed.pr_review.model import (
 )
 from riverbed.pr_review.placement import Placement
 from riverbed.pr_review.state import ReviewState, format_review_marker
+from riverbed.text import block, inline
 
 SUPPRESS_HINT = (
     "<sub>To hide a finding in future reviews, comment "

@@ -6,11 +6,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from riverbed.change import patch_hunks
 from riverbed.errors import InputFormatError
+from riverbed.memory.change import patch_hunks
 
 if TYPE_CHECKING:
-    from riverbed.change import Change
+    from riverbed.memory.change import Change
 
 
 @dataclass(frozen=True)

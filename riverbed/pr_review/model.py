@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from riverbed.model import SEVERITY_RANK
+from riverbed.index.model import SEVERITY_RANK
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from riverbed.markdown_safe import inline as md
 from riverbed.pr_review.body import inline_comment_body, render_review_body
 from riverbed.pr_review.diff import DiffIndex
 from riverbed.pr_review.model import ReviewView
@@ -18,6 +17,7 @@ from riverbed.pr_review.state import (
     review_state,
     unchanged_since_last_review,
 )
+from riverbed.text import inline as md
 
 
 @dataclass(frozen=True)

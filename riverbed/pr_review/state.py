@@ -8,8 +8,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from riverbed.markdown_safe import comment_json
-from riverbed.markers import parse_finding_markers
+from riverbed.pr_review.markers import parse_finding_markers
+from riverbed.text import comment_json
 
 _REVIEW_MARKER = re.compile(r"<!-- riverbed:review (\{[^<>]{0,1000}?\}) -->")
 

@@ -6,7 +6,7 @@ documented behaviour of the endpoints riverbed uses; see docs/TESTING.md.
 
 from __future__ import annotations
 
-from riverbed.testing.fake_github import FakeGitHub
-from riverbed.testing.fake_http import RecordedRequest
+from riverbed.testing.github.http_server import RecordedRequest
+from riverbed.testing.github.server import FakeGitHub
 
 __all__ = ["FakeGitHub", "RecordedRequest"]

@@ -12,7 +12,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from riverbed.testing.fake_objects import (
+from riverbed.testing.github.objects import (
     JSON,
     Site,
     fake_sha,
@@ -20,7 +20,7 @@ from riverbed.testing.fake_objects import (
     timestamp,
     user_json,
 )
-from riverbed.testing.fake_pull_objects import (
+from riverbed.testing.github.pull_objects import (
     issue_comment_json,
     issue_json,
     pull_json,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from riverbed.expiry import format_timestamp
-from riverbed.model import Entry, Index, empty_index
+from riverbed.index.dates import format_timestamp
+from riverbed.index.model import Entry, Index, empty_index
 
 
 def reference_suppression(

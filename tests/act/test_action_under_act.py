@@ -28,7 +28,7 @@ from riverbed.testing.events import (
     push_event,
     write_event,
 )
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent

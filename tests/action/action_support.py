@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from riverbed.testing.events import push_event, schedule_event
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 from riverbed.testing.runner_env import RunnerPaths, runner_env
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from action_support import OWNER, REPO, REPO_ID, ActionHarness
 
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import json
 
 from action_support import ActionHarness
 
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 
 def _results(harness: ActionHarness, name: str, **scores: float) -> None:

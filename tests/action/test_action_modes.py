@@ -6,8 +6,8 @@ import json
 
 from action_support import ActionHarness, entry, index_bytes
 
-from riverbed.markdown_safe import unescape_markdown
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
+from riverbed.text import unescape_markdown
 
 
 def test_newer_trusted_artifact_between_restore_and_staging_is_merged(

@@ -11,7 +11,7 @@ from riverbed.action.memory_job import upcoming_expiries
 from riverbed.action.restore import integrity_problem, select_candidates
 from riverbed.action.runner import neutralize, output_value
 from riverbed.github.artifacts import ArtifactInfo, artifact_from_json
-from riverbed.markdown_safe import code, inline
+from riverbed.text import code, inline
 
 REPO_ID = 1001
 

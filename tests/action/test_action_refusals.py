@@ -7,7 +7,7 @@ import zipfile
 
 from action_support import ActionHarness, entry, index_bytes
 
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 
 def _zip(members: dict[str, bytes]) -> bytes:

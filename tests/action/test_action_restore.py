@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from action_support import FORK_ID, ActionHarness, entry, index_bytes
 
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 PAST = "2020-01-01"
 FUTURE = "2099-01-01"

@@ -1,4 +1,4 @@
-"""riverbed.artifacts: defensive extraction and digest checks over bytes."""
+"""riverbed.github.artifact_zip: defensive extraction and digest checks over bytes."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riverbed.artifacts import ZipLimits, extract_index, verify_digest
 from riverbed.errors import ArtifactError
+from riverbed.github.artifact_zip import ZipLimits, extract_index, verify_digest
 
 INDEX = b'{"version": "1", "entries": []}\n'
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from action_support import ActionHarness, entry, index_bytes
 
-from riverbed.baseline import BASELINE_KIND
-from riverbed.store import validate_index
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.index.store import validate_index
+from riverbed.memory.baseline import BASELINE_KIND
+from riverbed.testing.github.server import FakeGitHub
 
 
 def _findings(harness: ActionHarness, *messages: str) -> None:

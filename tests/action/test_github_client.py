@@ -16,7 +16,7 @@ from riverbed.github import (
     list_artifacts,
     repository_id,
 )
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 FAST = GitHubSettings(backoff=0.0, timeout=2, download_timeout=2.0, seconds_between_writes=0.0)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from action_support import ActionHarness, entry, index_bytes
 
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 EMPTY = (
     '<?xml version="1.0"?>\n<testsuites name="jest tests" tests="0" failures="0"></testsuites>\n'

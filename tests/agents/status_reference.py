@@ -1,4 +1,4 @@
-"""riverbed/orientation.py before its speed-up, kept verbatim as the reference the tests compare.
+"""riverbed/memory/status.py before its speed-up, kept verbatim as the reference the tests compare.
 
 The orientation view of a memory (pure): what `riverbed status` and MCP `status` show.
 
@@ -21,8 +21,8 @@ from tensions_reference import (
     suppression_key,
 )
 
-from riverbed.expiry import effective_expiry, format_timestamp, instant_or_none
-from riverbed.model import (
+from riverbed.index.dates import effective_expiry, format_timestamp, instant_or_none
+from riverbed.index.model import (
     STATUSES,
     Entry,
     Index,
@@ -31,7 +31,7 @@ from riverbed.model import (
     entry_title,
     metadata,
 )
-from riverbed.review_memory import load_review_memory, revoked_ids
+from riverbed.memory.select import load_review_memory, revoked_ids
 
 EXPIRING_WINDOW_DAYS: Final = 14
 RECENT_WINDOW_DAYS: Final = 14

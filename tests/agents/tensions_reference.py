@@ -1,4 +1,4 @@
-"""riverbed/tensions.py before its speed-up, kept verbatim as the reference the tests compare.
+"""riverbed/memory/tensions.py before its speed-up, kept verbatim as the tests' reference.
 
 Open tensions in a memory (pure): entries in force that pull in different directions.
 
@@ -19,9 +19,9 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any, Final
 
-from riverbed.expiry import instant_or_none
-from riverbed.globs import glob_match, normalize_path
-from riverbed.model import Entry, context, entry_tags, metadata, related_files
+from riverbed.index.dates import instant_or_none
+from riverbed.index.model import Entry, context, entry_tags, metadata, related_files
+from riverbed.memory.globs import glob_match, normalize_path
 
 GUIDANCE_TYPES: Final = ("pattern", "decision", "adr")
 DECISION_TYPES: Final = ("decision", "adr")

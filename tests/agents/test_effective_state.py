@@ -11,9 +11,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riverbed.effective import effective_state, revocation_records
-from riverbed.model import context
-from riverbed.review_memory import load_review_memory
+from riverbed.index.effective import effective_state, revocation_records
+from riverbed.index.model import context
+from riverbed.memory.select import load_review_memory
 from riverbed.testing.cli_run import run_riverbed
 
 FP = "0123456789abcdef"

@@ -16,14 +16,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from riverbed.errors import InputFormatError
-from riverbed.hooks import (
+from riverbed.agents.hooks import (
     codex_config_toml,
     hook_command,
     mcp_server_entry,
     merge_claude_settings,
     merge_mcp_json,
 )
+from riverbed.errors import InputFormatError
 
 
 def hooks_cli(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -212,7 +212,7 @@ def test_merge_keeps_unrelated_settings_and_is_idempotent(other: dict[str, Any])
 def test_the_written_hook_runs_and_prints_the_memory(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
-    from riverbed.store import append_entry
+    from riverbed.index.store import append_entry
 
     append_entry(
         project / ".river" / "memory" / "index.json",
@@ -305,7 +305,7 @@ def test_check_without_a_hook_fails_and_says_how_to_add_one(tmp_path: Path) -> N
 
 
 def test_python_m_hooks_are_recognised_as_ours() -> None:
-    from riverbed.hooks import is_riverbed_context_hook
+    from riverbed.agents.hooks import is_riverbed_context_hook
 
     assert is_riverbed_context_hook("/v/bin/python -m riverbed --index x context")
     assert is_riverbed_context_hook("/opt/venv/bin/riverbed context")

@@ -19,8 +19,8 @@ pytest.importorskip("mcp")
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from riverbed.jsonformat import dumps_js
-from riverbed.store import load_memory
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.store import load_memory
 
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 
@@ -350,8 +350,8 @@ def test_without_the_sdk_the_error_says_how_to_install(tmp_path: Path) -> None:
 def test_tool_schemas_use_the_model_s_names() -> None:
     from typing import get_args
 
-    from riverbed.mcp import server, tools
-    from riverbed.model import ENTRY_TYPES, PHASES
+    from riverbed.agents.mcp import server, tools
+    from riverbed.index.model import ENTRY_TYPES, PHASES
 
     assert get_args(server.EntryType) == ENTRY_TYPES
     assert get_args(server.Phase) == PHASES

@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riverbed.jsonformat import dumps_js
-from riverbed.orientation import status_data
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.memory.status import status_data
 
 NOW = datetime(2026, 6, 15, 12, 0, tzinfo=UTC)
 FP_A = "aaaaaaaaaaaaaaaa"

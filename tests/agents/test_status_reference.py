@@ -10,11 +10,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riverbed.expiry import format_timestamp, instant_or_none
-from riverbed.instants import read_instant
-from riverbed.learning.status_section import learning_section
-from riverbed.orientation import status_data
-from riverbed.status_pass import outside
+from riverbed.index.dates import format_timestamp, instant_or_none
+from riverbed.index.instants import read_instant
+from riverbed.memory.learning.status_section import learning_section
+from riverbed.memory.status import status_data
+from riverbed.memory.status_pass import outside
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from status_reference import status_data as reference_status_data

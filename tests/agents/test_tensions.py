@@ -7,8 +7,8 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from riverbed.globs import glob_match
-from riverbed.tensions import find_tensions
+from riverbed.memory.globs import glob_match
+from riverbed.memory.tensions import find_tensions
 
 segments = st.sampled_from(
     ["src", "api", "tests", "a.py", "b.py", "*", "**", "*.py", "?.py", "./src"]

@@ -16,7 +16,7 @@ from riverbed.action.main import run_action
 from riverbed.action.runner import Runner
 from riverbed.github.client import GitHubSettings
 from riverbed.testing.events import issue_comment_event, review_comment_event
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 from riverbed.testing.runner_env import RunnerPaths, runner_env
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

@@ -14,9 +14,9 @@ from riverbed.action.comment_event import (
     permission_allows,
 )
 from riverbed.errors import ActionConfigError
-from riverbed.markdown_safe import code
-from riverbed.markdown_safe import inline as escape
 from riverbed.testing.events import issue_comment_event, review_comment_event
+from riverbed.text import code
+from riverbed.text import inline as escape
 
 
 def test_issue_comment_on_pull_and_on_issue() -> None:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from riverbed.testing.events import issue_comment_event
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 from riverbed.testing.runner_env import RunnerPaths, runner_env
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -73,7 +73,7 @@ def test_example_passes_zizmor() -> None:
 
 
 def test_action_yml_declares_the_comment_inputs_with_the_code_defaults() -> None:
-    from riverbed.action.mode_comment import DEFAULT_PERMISSION
+    from riverbed.action.modes.comment import DEFAULT_PERMISSION
     from riverbed.comments import DEFAULT_PREFIX
 
     action = (EXAMPLE.parents[1] / "action.yml").read_text(encoding="utf-8")

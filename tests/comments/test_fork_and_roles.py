@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from riverbed.github.conversation import Permission, permission_from_json
-from riverbed.markers import format_finding_marker
+from riverbed.pr_review.markers import format_finding_marker
 
 if TYPE_CHECKING:
     from conftest import Harness

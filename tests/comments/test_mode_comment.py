@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from riverbed.markers import format_finding_marker
-from riverbed.store import validate_index
+from riverbed.index.store import validate_index
+from riverbed.pr_review.markers import format_finding_marker
 
 if TYPE_CHECKING:
     from conftest import Harness

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from riverbed.comments import DeclineCommand, PromoteCommand, format_command, parse_command
 from riverbed.errors import CommandParseError
-from riverbed.learning.analysis import cluster_id
-from riverbed.learning.candidate_store import write_candidates
-from riverbed.markdown_safe import unescape_markdown
-from riverbed.storage import read_index, write_index_atomic
-from riverbed.store import validate_index
+from riverbed.index.storage import read_index, write_index_atomic
+from riverbed.index.store import validate_index
+from riverbed.memory.learning.analysis import cluster_id
+from riverbed.memory.learning.candidate_store import write_candidates
 from riverbed.testing.histories import index_of, reference_suppression
+from riverbed.text import unescape_markdown
 
 if TYPE_CHECKING:
     from conftest import Harness
@@ -94,7 +94,7 @@ def test_promoting_an_unknown_candidate_fails_politely(harness: Harness) -> None
 
 
 def test_a_reply_suppression_records_the_findings_rule_for_learning(harness: Harness) -> None:
-    from riverbed.markers import format_finding_marker
+    from riverbed.pr_review.markers import format_finding_marker
 
     # Replies change memory only where their runs are trusted (docs/ACTION.md, trust model).
     harness.inputs["trusted-events"] = (

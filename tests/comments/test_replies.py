@@ -16,8 +16,8 @@ from riverbed.comments.replies import (
     render_show,
 )
 from riverbed.comments.reply_marker import format_reply_marker, replied_comment_ids
-from riverbed.markdown_safe import code, fenced
-from riverbed.markdown_safe import inline as escape
+from riverbed.text import code, fenced
+from riverbed.text import inline as escape
 
 HOSTILE = "@org/team </details><img src=x onerror=alert(1)> **bold** [x](http://e) | `c` \u202e"
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from riverbed import InvalidExpiresAt, RiverbedError, parse_expires_at
-from riverbed.expiry import effective_expiry, expiry_status
+from riverbed.index.dates import effective_expiry, expiry_status
 
 ACCEPTED = [
     ("2027-01-01", datetime(2027, 1, 1, tzinfo=UTC)),

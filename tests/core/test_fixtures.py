@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from riverbed import load_memory, validate_index
-from riverbed.jsonformat import dumps_js
-from riverbed.schema import entry_problems
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.schema import entry_problems
 
 RR = Path(__file__).parent.parent / "fixtures" / "river-reviewer-v1"
 EXAMPLES = sorted(RR.glob("*-example.json"))

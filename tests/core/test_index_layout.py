@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from riverbed import append_entry, supersede
-from riverbed.jsonformat import dumps_js
+from riverbed.index.jsonbytes import dumps_js
 from riverbed.testing.cli_run import run_riverbed
 
 REFERENCE_JS = Path("reference/river-reviewer-v1/js/riverbed-memory.mjs")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from riverbed.jsonformat import dumps_js, js_number, loads
+from riverbed.index.jsonbytes import dumps_js, js_number, loads
 
 # Expected bytes were produced by Node.js's JSON.stringify(value, null, 2) + "\n".
 EXPECTED = (

@@ -9,7 +9,7 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riverbed.jsonformat import repeated_key
+from riverbed.index.jsonbytes import repeated_key
 
 # Keys and strings drawn from characters that matter to the check: colons, quotes, escapes.
 text = st.text(alphabet=st.sampled_from('ab:"\\ é\n'), max_size=4)

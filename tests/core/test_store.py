@@ -27,7 +27,7 @@ from riverbed import (
     supersede,
     validate_index,
 )
-from riverbed.jsonformat import dumps_js
+from riverbed.index.jsonbytes import dumps_js
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 MakeEntry = Callable[..., dict[str, Any]]

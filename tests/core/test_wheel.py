@@ -36,7 +36,7 @@ def test_installed_wheel_finds_its_schemas(tmp_path: Path) -> None:
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     probe = (
-        "import riverbed, riverbed.schema as s;"
+        "import riverbed, riverbed.index.schema as s;"
         "print(riverbed.__file__);"
         "print(sorted(s.load_schema('riverbed-index.schema.json')['properties']))"
     )

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from riverbed.demo.terminal import for_terminal
-from riverbed.markdown_safe import escape_markdown
+from riverbed.text import escape_markdown
 
 
 def test_escapes_entities_and_markers_are_undone() -> None:

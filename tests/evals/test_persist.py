@@ -12,9 +12,9 @@ import pytest
 from riverbed.errors import DuplicateEntryError, InputFormatError, UsageError
 from riverbed.evals import PersistOptions, eval_history, persist_files, read_eval_file
 from riverbed.evals.entries import build_eval_entry, identify
-from riverbed.jsonformat import loads
-from riverbed.schema import entry_problems
-from riverbed.store import load_memory
+from riverbed.index.jsonbytes import loads
+from riverbed.index.schema import entry_problems
+from riverbed.index.store import load_memory
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 LATER = datetime(2026, 12, 2, 9, 30, tzinfo=UTC)

@@ -12,7 +12,7 @@ import pytest
 
 from riverbed.errors import InputFormatError
 from riverbed.evals import parse_eval_bytes, read_eval_file
-from riverbed.evals.xmlsafe import UnsafeXMLError, parse_xml
+from riverbed.evals.readers.xmlsafe import UnsafeXMLError, parse_xml
 
 
 def test_promptfoo_real_run(fixtures: Path) -> None:

@@ -18,7 +18,7 @@ from riverbed.evals.render import (
     mermaid_chart,
     sparkline,
 )
-from riverbed.markdown_safe import inline
+from riverbed.text import inline
 
 
 def run(entry_id: str, day: int, commit: str | None = None, **scores: float) -> EvalRecord:

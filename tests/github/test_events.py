@@ -13,7 +13,7 @@ from riverbed.testing.events import (
     schedule_event,
     write_event,
 )
-from riverbed.testing.openapi import OpenAPISubset
+from riverbed.testing.github.openapi import OpenAPISubset
 
 
 def test_push_and_schedule(openapi: OpenAPISubset) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riverbed.testing.fake_diff import Placement, place_comment
+from riverbed.testing.github.diff import Placement, place_comment
 
 Hunk = tuple[int, list[str]]
 

@@ -10,7 +10,7 @@ import requests
 from github import Github, GithubException
 
 from riverbed.testing import FakeGitHub
-from riverbed.testing.openapi import OpenAPISubset
+from riverbed.testing.github.openapi import OpenAPISubset
 
 REVIEW: dict[str, Any] = {
     "commit_id": "a" * 40,

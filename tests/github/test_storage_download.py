@@ -14,7 +14,7 @@ import pytest
 from riverbed.errors import GitHubError
 from riverbed.github.artifacts import download_artifact, list_artifacts
 from riverbed.github.client import GitHubClient, GitHubSettings
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 INDEX = b'{\n  "version": "1",\n  "entries": []\n}\n'
 

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from riverbed.errors import UsageError
-from riverbed.globs import glob_match
-from riverbed.learning import Thresholds, analyze_memory
-from riverbed.learning.suggest import common_glob, config_lines
+from riverbed.memory.globs import glob_match
+from riverbed.memory.learning import Thresholds, analyze_memory
+from riverbed.memory.learning.suggest import common_glob, config_lines
 from riverbed.testing.histories import days_before, eval_entry, index_of, reference_suppression
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -281,8 +281,8 @@ def test_the_suggested_glob_covers_every_file(paths: list[str]) -> None:
 def test_candidates_are_written_once_and_only_new_prs_bring_new_ones(
     first: list[dict[str, object]], later: list[dict[str, object]]
 ) -> None:
-    from riverbed.learning.candidate_store import apply_plan
-    from riverbed.learning.candidates import plan_candidates
+    from riverbed.memory.learning.candidate_store import apply_plan
+    from riverbed.memory.learning.candidates import plan_candidates
 
     thresholds = Thresholds(min_prs=2)
     index = index_of(*first)

@@ -10,16 +10,16 @@ from typing import Any
 import pytest
 
 from riverbed.errors import EntryNotFoundError, InvalidTransitionError, UsageError
-from riverbed.learning.analysis import cluster_id
-from riverbed.learning.candidate_store import (
+from riverbed.index.model import entries_by_id
+from riverbed.index.storage import read_index
+from riverbed.index.store import append_entries, validate_index
+from riverbed.memory.learning.analysis import cluster_id
+from riverbed.memory.learning.candidate_store import (
     decline_candidate,
     promote_candidate,
     write_candidates,
 )
-from riverbed.learning.candidates import offers
-from riverbed.model import entries_by_id
-from riverbed.storage import read_index
-from riverbed.store import append_entries, validate_index
+from riverbed.memory.learning.candidates import offers
 from riverbed.testing.cli_run import run_riverbed
 from riverbed.testing.histories import index_of, reference_suppression
 

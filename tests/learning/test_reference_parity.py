@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from riverbed.learning import analyze_memory
+from riverbed.memory.learning import analyze_memory
 from riverbed.testing.histories import days_before, index_of, reference_suppression
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,10 +6,10 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from riverbed.learning.candidate_store import write_candidates
-from riverbed.learning.review_hints import rule_hints
-from riverbed.storage import read_index
-from riverbed.suppression_store import build_suppression_entry
+from riverbed.index.storage import read_index
+from riverbed.memory.learning.candidate_store import write_candidates
+from riverbed.memory.learning.review_hints import rule_hints
+from riverbed.memory.record_suppression import build_suppression_entry
 from riverbed.testing.histories import index_of, reference_suppression
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)

@@ -12,8 +12,8 @@ from typing import Any
 import anyio
 import pytest
 
-from riverbed.learning.analysis import cluster_id
-from riverbed.learning.candidate_store import decline_candidate, write_candidates
+from riverbed.memory.learning.analysis import cluster_id
+from riverbed.memory.learning.candidate_store import decline_candidate, write_candidates
 from riverbed.testing.cli_run import run_riverbed
 from riverbed.testing.histories import days_before, index_of, reference_suppression
 

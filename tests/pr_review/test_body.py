@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from riverbed.markers import parse_finding_marker
 from riverbed.pr_review import (
     GITHUB_BODY_LIMIT,
     GuardSkip,
@@ -23,6 +22,7 @@ from riverbed.pr_review import (
     review_state,
     text_length,
 )
+from riverbed.pr_review.markers import parse_finding_marker
 
 DIFF = build_diff_index([("src/app.py", "@@ -1,2 +1,3 @@\n a\n+b\n c")])
 HOSTILE = "@org/team </details> <img src=x onerror=alert(1)> [x](javascript:1)"

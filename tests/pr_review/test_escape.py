@@ -7,8 +7,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riverbed.markdown_safe import clean
 from riverbed.pr_review import escape_markdown, inline, unescape_markdown
+from riverbed.text import clean
 
 HOSTILE = [
     "@org/team please look",

@@ -5,7 +5,6 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from riverbed.markers import format_finding_marker, parse_finding_marker, parse_finding_markers
 from riverbed.pr_review import (
     PostedComment,
     format_review_marker,
@@ -13,6 +12,11 @@ from riverbed.pr_review import (
     posted_findings,
     review_state,
     unchanged_since_last_review,
+)
+from riverbed.pr_review.markers import (
+    format_finding_marker,
+    parse_finding_marker,
+    parse_finding_markers,
 )
 
 

@@ -20,7 +20,7 @@ from riverbed.action.main import run_action
 from riverbed.action.runner import Runner
 from riverbed.github.client import GitHubSettings
 from riverbed.testing.events import issue_comment_event, review_comment_event, write_event
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 PR = 7

@@ -22,7 +22,7 @@ from riverbed import (
     load_memory,
     supersede,
 )
-from riverbed.entries import build_entry
+from riverbed.index.build import build_entry
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 

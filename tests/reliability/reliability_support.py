@@ -10,9 +10,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, settings
 
-from riverbed.entries import build_entry
-from riverbed.jsonformat import dumps_js
-from riverbed.storage import lock_path
+from riverbed.index.build import build_entry
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.storage import lock_path
 
 #: True when the long suite runs (`RIVERBED_STRESS=1`).
 STRESS = os.environ.get("RIVERBED_STRESS") == "1"

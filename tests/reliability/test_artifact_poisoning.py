@@ -28,10 +28,10 @@ import reliability_support as support
 from riverbed.action.config import build_config, env_input_reader
 from riverbed.action.main import run_action
 from riverbed.action.runner import Runner
-from riverbed.artifacts import ZipLimits
 from riverbed.errors import RiverbedError
+from riverbed.github.artifact_zip import ZipLimits
 from riverbed.testing.events import push_event, write_event
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 OWNER, REPO, REPO_ID = "octo", "demo", 1001
 TRUSTED_INDEX = support.index_bytes([support.make_entry("trusted-1")])

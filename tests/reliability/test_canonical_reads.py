@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 import reliability_support as support
 
-from riverbed import CorruptIndexError, append_entry, load_memory, storage
-from riverbed.jsonformat import MAX_DEPTH, dumps_js
+from riverbed import CorruptIndexError, append_entry, load_memory
+from riverbed.index import storage
+from riverbed.index.jsonbytes import MAX_DEPTH, dumps_js
 
 
 def canonical(*entries: dict[str, Any], version_first: bool = False) -> bytes:

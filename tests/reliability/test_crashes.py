@@ -16,7 +16,7 @@ import pytest
 import reliability_support as support
 
 from riverbed import append_entries, expire_entries, load_memory, validate_index
-from riverbed.storage import parse_index_bytes
+from riverbed.index.storage import parse_index_bytes
 
 Operation = Callable[[Path], object]
 
@@ -158,7 +158,7 @@ def test_sigkill_during_the_actions_staging_leaves_nothing_or_the_whole_index(
     import importlib.util
 
     from riverbed.testing.events import push_event, write_event
-    from riverbed.testing.fake_github import FakeGitHub
+    from riverbed.testing.github.server import FakeGitHub
 
     entrypoint = Path(__file__).resolve().parents[2] / "entrypoint.py"
     spec = importlib.util.spec_from_file_location("riverbed_entrypoint_crash", entrypoint)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import reliability_support as support
 from comment_bench import Bench, no_write
 
-from riverbed.markers import format_finding_marker
+from riverbed.pr_review.markers import format_finding_marker
 
 REAL_FP = "5a02c0ffee5a02c0"
 WITH_REPLIES = "push,schedule,workflow_dispatch,issue_comment,pull_request_review_comment"

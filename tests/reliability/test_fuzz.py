@@ -17,11 +17,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from riverbed import RiverbedError, merge_indexes, parse_expires_at, validate_index
-from riverbed.jsonformat import dumps_js
-from riverbed.lifecycle import expire
-from riverbed.query import query_memory
-from riverbed.storage import parse_index_bytes
-from riverbed.store import date_warnings
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.lifecycle import expire
+from riverbed.index.query import query_memory
+from riverbed.index.storage import parse_index_bytes
+from riverbed.index.store import date_warnings
 
 SETTINGS = support.examples(500, 10_000)
 SLOWEST_ALLOWED = 2.0  # seconds for one bounded example on a loaded 2-core machine

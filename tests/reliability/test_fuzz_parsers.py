@@ -23,11 +23,11 @@ import reliability_support as support
 from hypothesis import given
 from hypothesis import strategies as st
 
-from riverbed.artifacts import ZipLimits, extract_index
 from riverbed.comments.parser import parse_command, parse_comment
 from riverbed.errors import RiverbedError
-from riverbed.evals.readers import parse_eval_bytes
+from riverbed.evals.formats import parse_eval_bytes
 from riverbed.findings.formats import parse_findings
+from riverbed.github.artifact_zip import ZipLimits, extract_index
 
 SETTINGS = support.examples(300, 10_000)
 SLOWEST_ALLOWED = 2.0

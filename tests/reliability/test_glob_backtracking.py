@@ -11,9 +11,9 @@ import pytest
 from reliability_support import FIXED_NOW, make_entry
 
 from riverbed import apply_suppressions
-from riverbed.findings.model import Finding
-from riverbed.globs import GlobIndex, glob_match
-from riverbed.review_memory import load_review_memory
+from riverbed.findings.interface import Finding
+from riverbed.memory.globs import GlobIndex, glob_match
+from riverbed.memory.select import load_review_memory
 
 HOSTILE_GLOBS = [
     "**/*_*_*_*.py",

@@ -14,8 +14,8 @@ import pytest
 import reliability_support as support
 
 from riverbed import LockTimeoutError, append_entry, load_memory
-from riverbed.atomic_write import replace_file
-from riverbed.storage import lock_path
+from riverbed.index.atomic_write import replace_file
+from riverbed.index.storage import lock_path
 from riverbed.testing.cli_run import run_riverbed
 
 HERE = Path(__file__).parent
@@ -40,7 +40,7 @@ def holder(argv: list[str]) -> Iterator[subprocess.Popen[str]]:
 
 def posix_holder(index: Path) -> list[str]:
     code = (
-        "import sys; from pathlib import Path; from riverbed.storage import locked\n"
+        "import sys; from pathlib import Path; from riverbed.index.storage import locked\n"
         "with locked(Path(sys.argv[1])):\n"
         "    print('held', flush=True); sys.stdin.read()\n"
     )

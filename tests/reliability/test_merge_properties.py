@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from riverbed import merge_indexes, validate_index
 from riverbed.errors import InvalidTransitionError
-from riverbed.expiry import format_timestamp
-from riverbed.jsonformat import dumps_js
-from riverbed.lifecycle import archive, expire, supersede
-from riverbed.model import STATUS_RANK, Index, entry_status
+from riverbed.index.dates import format_timestamp
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.lifecycle import archive, expire, supersede
+from riverbed.index.model import STATUS_RANK, Index, entry_status
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 IDS = [f"m-{n}" for n in range(6)]

@@ -14,8 +14,8 @@ from typing import Any
 import reliability_support as support
 
 from riverbed import load_memory, validate_index
-from riverbed.model import STATUS_RANK, entry_status
-from riverbed.storage import parse_index_bytes
+from riverbed.index.model import STATUS_RANK, entry_status
+from riverbed.index.storage import parse_index_bytes
 
 WORKER = Path(__file__).with_name("race_worker.py")
 

@@ -23,11 +23,10 @@ from riverbed import (
     append_entries,
     append_entry,
     expire_entries,
-    splice,
-    storage,
 )
-from riverbed.jsonformat import dumps_js
-from riverbed.model import Index
+from riverbed.index import splice, storage
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.model import Index
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,9 +18,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.generate import make_index
-from riverbed import expire_entries, splice, storage
-from riverbed.jsonformat import dumps_js
-from riverbed.lifecycle import ExpireReport
+from riverbed import expire_entries
+from riverbed.index import splice, storage
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.lifecycle import ExpireReport
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 EXPIRIES = st.sampled_from(

@@ -21,7 +21,7 @@ import pytest
 import reliability_support as support
 
 from riverbed import StoreWriteError, append_entry, archive_entry, expire_entries
-from riverbed.storage import lock_path
+from riverbed.index.storage import lock_path
 
 NOBODY = 65534
 

@@ -47,9 +47,10 @@ def _install_msvcrt() -> None:
 
 def main(argv: list[str]) -> int:
     _install_msvcrt()
-    from riverbed import append_entry, locking
-    from riverbed.entries import build_entry
-    from riverbed.storage import locked
+    from riverbed import append_entry
+    from riverbed.index import locking
+    from riverbed.index.build import build_entry
+    from riverbed.index.storage import locked
 
     command = argv[0]
     if command == "backend":

@@ -18,8 +18,8 @@ from review_helpers import NOW
 
 from riverbed import InputFormatError
 from riverbed.findings import Finding
-from riverbed.fingerprint import compute_fingerprint
-from riverbed.suppression import apply_suppressions
+from riverbed.findings.fingerprint import compute_fingerprint
+from riverbed.memory.suppress import apply_suppressions
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from review_helpers import NOW, make_entry
 
 from riverbed import Finding, apply_suppressions
-from riverbed.suppression import guard_refusal
+from riverbed.memory.suppress import guard_refusal
 
 FEEDBACK = [None, "false_positive", "accepted_risk", "wont_fix", "not_relevant", "duplicate"]
 SEVERITIES = ["info", "minor", "major", "critical"]

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from review_helpers import NOW
 
 from riverbed import Finding, apply_suppressions
-from riverbed.expiry import expiry_status
-from riverbed.globs import glob_match, normalize_path
-from riverbed.model import Entry, context, is_active
-from riverbed.suppression import SuppressionDecision, guard_refusal, justification
+from riverbed.index.dates import expiry_status
+from riverbed.index.model import Entry, context, is_active
+from riverbed.memory.globs import glob_match, normalize_path
+from riverbed.memory.suppress import SuppressionDecision, guard_refusal, justification
 
 
 def unusable(entry: Any, now: datetime) -> str | None:

@@ -11,7 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riverbed.change import (
+from riverbed.errors import InputFormatError
+from riverbed.findings import Finding
+from riverbed.gitio import diff_since
+from riverbed.memory.change import (
     FILTER_MODES,
     Change,
     ChangedFile,
@@ -20,9 +23,6 @@ from riverbed.change import (
     finding_scope,
     parse_unified_diff,
 )
-from riverbed.errors import InputFormatError
-from riverbed.findings import Finding
-from riverbed.gitio import diff_since
 
 lines = st.lists(
     st.sampled_from(["a", "b", "c", "", "  x", "+p", "-m", "--- q", "@@"]), max_size=30

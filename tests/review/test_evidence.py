@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from riverbed import Finding
-from riverbed.evidence import check_all, check_evidence, check_snippets, evidence_counts
+from riverbed.memory.evidence import check_all, check_evidence, check_snippets, evidence_counts
 
 
 def make(file: str | None, *evidence: str) -> Finding:

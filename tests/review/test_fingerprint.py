@@ -8,7 +8,7 @@ import pytest
 from review_helpers import FIXTURES
 
 from riverbed import Finding, compute_fingerprint
-from riverbed.fingerprint import js_string, normalize_message
+from riverbed.findings.fingerprint import js_string, normalize_message
 
 VECTORS = json.loads((FIXTURES / "fingerprint-v1-vectors.json").read_text(encoding="utf-8"))[
     "vectors"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riverbed.globs import GlobIndex, _Automaton, _tokens, glob_match, normalize_path
+from riverbed.memory.globs import GlobIndex, _Automaton, _tokens, glob_match, normalize_path
 
 CASES = [
     ("src/a.py", "src/a.py", True),

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from review_helpers import NOW, make_entry
 
 from riverbed import UsageError, format_memory_for_prompt, load_review_memory
-from riverbed.review_memory import ReviewMemory
+from riverbed.memory.select import ReviewMemory
 
 
 def memory(*entries: dict) -> ReviewMemory:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from review_helpers import NOW, make_entry
 
 from riverbed import find_active_suppressions, load_review_memory, should_resurface
-from riverbed.review_memory import revoked_ids, scope_matches, subsystem
+from riverbed.memory.select import revoked_ids, scope_matches, subsystem
 
 
 def index(*entries: dict[str, Any]) -> dict[str, Any]:

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from review_helpers import NOW
 
 from riverbed import load_review_memory
-from riverbed.expiry import expiry_status
-from riverbed.model import Entry, entry_phase, is_active
-from riverbed.review_memory import ChangedFiles, matches_files, revoked_ids
+from riverbed.index.dates import expiry_status
+from riverbed.index.model import Entry, entry_phase, is_active
+from riverbed.memory.select import ChangedFiles, matches_files, revoked_ids
 
 
 def reference(

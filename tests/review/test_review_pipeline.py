@@ -12,15 +12,15 @@ from hypothesis import strategies as st
 from review_helpers import NOW, make_entry
 
 import riverbed
-from riverbed.baseline import (
+from riverbed.findings import Finding
+from riverbed.index.store import validate_index
+from riverbed.memory.baseline import (
     BASELINE_LIFETIME,
     baseline_entry,
     baseline_from_findings,
     baseline_from_memory,
 )
-from riverbed.change import FILTER_MODES, Change, ChangedFile
-from riverbed.findings import Finding
-from riverbed.store import validate_index
+from riverbed.memory.change import FILTER_MODES, Change, ChangedFile
 
 REFERENCE = Path("/work/shared/reference/river-reviewer-v1/riverbed-entry.schema.json")
 

@@ -14,10 +14,10 @@ from riverbed import (
     load_memory,
     read_findings,
 )
-from riverbed.change import change_from_files
 from riverbed.findings import FINGERPRINT_KEY, to_sarif
-from riverbed.jsonformat import dumps_js
-from riverbed.review import review_findings
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.memory.change import change_from_files
+from riverbed.memory.review import review_findings
 
 
 def test_ruff_sarif_suppressed_by_fingerprint_and_by_rule_glob(ruff_sarif: Path) -> None:

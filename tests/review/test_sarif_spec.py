@@ -9,7 +9,7 @@ import pytest
 
 from riverbed import InputFormatError
 from riverbed.findings import parse_findings, to_sarif
-from riverbed.findings.sarif_uris import decoded_uri, is_uri_reference, to_uri_reference
+from riverbed.findings.uris import decoded_uri, is_uri_reference, to_uri_reference
 
 
 def log(results: list[dict[str, Any]], **run: Any) -> dict[str, Any]:
@@ -422,7 +422,7 @@ def test_rdjsonl_errors_still_name_their_line() -> None:
 def test_out_is_schema_valid_with_uri_references_and_suppressions() -> None:
     from sarif_schema import sarif_problems
 
-    from riverbed.suppression import apply_suppressions
+    from riverbed.memory.suppress import apply_suppressions
 
     doc = log(
         [

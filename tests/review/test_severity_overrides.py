@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from riverbed.config_file import read_project_config
 from riverbed.errors import UsageError
-from riverbed.findings.model import Finding
-from riverbed.severity_overrides import (
+from riverbed.findings.interface import Finding
+from riverbed.memory.severity import (
     SeverityOverride,
     apply_overrides,
     parse_override,

@@ -19,7 +19,7 @@ from riverbed import (
     revoke_suppression,
     validate_index,
 )
-from riverbed.jsonformat import dumps_js
+from riverbed.index.jsonbytes import dumps_js
 
 FP = "0f92f0f44d6509b1"
 

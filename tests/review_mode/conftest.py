@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from riverbed.entries import build_entry
-from riverbed.fingerprint import compute_fingerprint
-from riverbed.jsonformat import dumps_js
+from riverbed.findings.fingerprint import compute_fingerprint
+from riverbed.index.build import build_entry
+from riverbed.index.jsonbytes import dumps_js
 from riverbed.testing.events import pull_request_event
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 from riverbed.testing.runner_env import RunnerPaths, runner_env
 
 REPO = Path(__file__).resolve().parents[2]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from riverbed.markdown_safe import unescape_markdown
-from riverbed.markers import parse_finding_marker
+from riverbed.pr_review.markers import parse_finding_marker
 from riverbed.testing.histories import reference_suppression
+from riverbed.text import unescape_markdown
 
 
 def _posts(site: Any) -> list[dict[str, Any]]:
@@ -39,8 +39,8 @@ def test_the_line_names_the_clusters_candidate(site: Any, tmp_path: Any) -> None
     import json
     from datetime import UTC, datetime
 
-    from riverbed.learning.candidate_store import write_candidates
-    from riverbed.storage import read_index
+    from riverbed.index.storage import read_index
+    from riverbed.memory.learning.candidate_store import write_candidates
     from riverbed.testing.histories import index_of
 
     kept = site.issue("R-inline", 2, "added line has a bug", lineEnd=3)

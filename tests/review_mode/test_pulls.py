@@ -8,7 +8,7 @@ import pytest
 
 from riverbed.github.client import GitHubClient, GitHubSettings
 from riverbed.github.pulls import create_review, get_pull, list_pull_files, list_reviews
-from riverbed.testing.fake_github import FakeGitHub
+from riverbed.testing.github.server import FakeGitHub
 
 PATCH = "@@ -1,1 +1,2 @@\n a\n+b"
 

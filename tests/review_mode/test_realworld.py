@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from riverbed.entries import build_entry
-from riverbed.fingerprint import compute_fingerprint
-from riverbed.markdown_safe import unescape_markdown
+from riverbed.findings.fingerprint import compute_fingerprint
+from riverbed.index.build import build_entry
 from riverbed.pr_review import GITHUB_BODY_LIMIT, text_length
 from riverbed.testing.cli_run import run_riverbed
+from riverbed.text import unescape_markdown
 
 REALWORLD = Path(__file__).resolve().parents[1] / "fixtures/realworld"
 NOW = "2026-11-30T00:00:00Z"

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from riverbed.findings import read_findings
-from riverbed.markers import parse_finding_marker
 from riverbed.pr_review import GITHUB_BODY_LIMIT, build_diff_index, text_length
-from riverbed.testing.openapi import OpenAPISubset
+from riverbed.pr_review.markers import parse_finding_marker
+from riverbed.testing.github.openapi import OpenAPISubset
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 MENTION = re.compile(r"@[A-Za-z0-9]")

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from riverbed.markdown_safe import unescape_markdown
 from riverbed.testing.cli_run import run_riverbed
+from riverbed.text import unescape_markdown
 
 
 def review_posts(site: Any) -> list[dict[str, Any]]:

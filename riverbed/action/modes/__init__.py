@@ -1,0 +1,1 @@
+"""The action's modes, one module each: persist, expire, review, comment."""

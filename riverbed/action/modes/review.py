@@ -1,0 +1,322 @@
+"""Mode `review` (pull_request): restore read-only → apply memory to findings → post one review."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from riverbed.action.context import ActionContext
+from riverbed.action.restore import trust_check
+from riverbed.action.review_inputs import (
+    ReviewInputs,
+    parse_review_inputs,
+    resolve_findings_files,
+)
+from riverbed.action.review_restore import base_commit, restore_for_review
+from riverbed.config_file import read_project_config
+from riverbed.errors import ActionConfigError, GitHubError, UsageError
+from riverbed.findings import Finding, read_findings_file, write_json_file
+from riverbed.github.pulls import (
+    PullInfo,
+    create_review,
+    get_pull,
+    list_pull_files,
+    list_review_comments,
+    list_reviews,
+)
+from riverbed.gitio import changed_names
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.model import Index
+from riverbed.memory.baseline import Baseline, baseline_from_findings, baseline_from_memory
+from riverbed.memory.change import Change, ChangedFile, change_from_patches
+from riverbed.memory.globs import normalize_path
+from riverbed.memory.learning.review_hints import rule_hints
+from riverbed.memory.prompt import format_memory_for_prompt
+from riverbed.memory.review import ReviewResult, review_findings, review_sarif
+from riverbed.memory.severity import SeverityOverride
+from riverbed.pr_review import (
+    PostedComment,
+    ReviewView,
+    diff_index,
+    findings_annotations,
+    render_job_summary,
+    review_view,
+)
+from riverbed.pr_review.plan import ReviewPlan, body_only, plan_review
+from riverbed.text import inline as md
+
+OUTPUT_DIR = "riverbed-review"
+
+
+@dataclass(frozen=True)
+class PullRef:
+    """The pull request this run reviews."""
+
+    number: int
+    head_sha: str | None
+
+
+def _severity_overrides(inputs: ReviewInputs, workspace: Path) -> tuple[SeverityOverride, ...]:
+    """The input's overrides, then `.river/config.toml`'s (the CLI reads the same file)."""
+    try:
+        from_file = read_project_config(workspace, relative=True).severity_overrides
+    except UsageError as exc:
+        raise ActionConfigError(str(exc)) from None
+    return (*inputs.severity_overrides, *from_file)
+
+
+def pull_from_event(event: dict[str, Any]) -> PullRef:
+    """The PR number and head commit from a pull_request event payload."""
+    pull = event.get("pull_request")
+    number = pull.get("number") if isinstance(pull, dict) else None
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise ActionConfigError(
+            "mode review needs a pull_request event (GITHUB_EVENT_PATH has no "
+            "pull_request.number); run it `on: pull_request`"
+        )
+    head = pull.get("head") if isinstance(pull, dict) else None
+    sha = head.get("sha") if isinstance(head, dict) else None
+    return PullRef(number, sha if isinstance(sha, str) else None)
+
+
+def _posted(items: list[Any]) -> list[PostedComment]:
+    return [PostedComment(i.body, i.author_is_bot, i.path) for i in items]
+
+
+def read_all_findings(
+    files: list[Path], *, fmt: str, workspace: Path, warn: list[str], max_bytes: int
+) -> list[Finding]:
+    """Every finding of every file, in order (each file at most `max_bytes`)."""
+    findings: list[Finding] = []
+    for path in files:
+        _read_as, found = read_findings_file(
+            path, format=fmt, root=workspace, on_warning=warn.append, max_bytes=max_bytes
+        )
+        findings.extend(found)
+    return findings
+
+
+def _baseline(
+    inputs: ReviewInputs, index: Index, context: ActionContext, warn: list[str]
+) -> Baseline | None:
+    """The baseline the input names: a findings file, or the one kept in memory."""
+    if inputs.baseline is None:
+        return None
+    if inputs.baseline == "memory":
+        found = baseline_from_memory(index, context.now)
+        if found is None:
+            warn.append(
+                "baseline: memory holds no current baseline (persist mode with findings "
+                "records one on the default branch); every finding counts as new"
+            )
+        return found
+    workspace = context.config.workspace
+    (path,) = resolve_findings_files((inputs.baseline,), workspace, what="baseline")
+    findings = read_all_findings(
+        [path], fmt="auto", workspace=workspace, warn=warn, max_bytes=inputs.max_findings_bytes
+    )
+    return baseline_from_findings(findings, f"baseline {inputs.baseline}")
+
+
+def _change(context: ActionContext, pull: PullRef, current: PullInfo) -> Change:
+    """The pull request's files and patches; files GitHub does not list come from git."""
+    number = pull.number
+    listed = list_pull_files(context.github(), number)
+    change = change_from_patches(
+        ((c.filename, c.patch) for c in listed), source=f"pull request #{number}"
+    )
+    total = current.changed_files
+    if total is None or total <= len(listed):
+        return change
+    # GitHub lists at most 3,000 files: git names the others (file scope, no lines known).
+    files: dict[str, ChangedFile] = dict(change.files)
+    lead = f"GitHub lists only {len(listed)} of the {total} files this pull request changes"
+    names, why_not = changed_names(
+        base_commit(context.event()), pull.head_sha, cwd=context.config.workspace
+    )
+    if names is None:
+        note = (
+            f"{lead}; findings in the other {total - len(listed)} count as outside the change "
+            f"(git cannot name them: {why_not})"
+        )
+        return Change(files, change.source, change.file_level_fallbacks, (*change.notes, note))
+    extra = [p for p in dict.fromkeys(normalize_path(n) for n in names) if p not in files]
+    for path in extra:
+        files[path] = ChangedFile(path, lines_known=False)
+    note = f"{lead}; git named the other {len(extra)}: file scope for those"
+    fallbacks = change.file_level_fallbacks + len(extra)
+    return Change(files, change.source, fallbacks, (*change.notes, note))
+
+
+def _write_outputs(context: ActionContext, result: ReviewResult) -> tuple[Path, Path]:
+    folder = context.config.runner_temp / OUTPUT_DIR
+    sarif_path = folder / "findings.sarif"
+    context_path = folder / "memory-context.md"
+    write_json_file(sarif_path, dumps_js(review_sarif(result)))
+    text = format_memory_for_prompt(result.memory)
+    write_json_file(context_path, text.encode("utf-8"))
+    runner = context.runner
+    runner.set_output("findings-kept", len(result.kept))
+    runner.set_output("findings-suppressed", len(result.suppressed))
+    runner.set_output("findings-outside", len(result.outside))
+    runner.set_output("findings-path", str(sarif_path))
+    runner.set_output("context-path", str(context_path))
+    runner.set_output("upload", False)  # review mode never uploads memory
+    return sarif_path, context_path
+
+
+def _annotate(context: ActionContext, view: ReviewView) -> str:
+    notes = findings_annotations(view.kept)
+    for line in notes.lines:
+        context.runner.annotation(line)
+    more = f"; {notes.omitted} more not annotated (GitHub shows 10 per step)" * bool(notes.omitted)
+    plural = "s" * (len(notes.lines) != 1)
+    return f"{len(notes.lines)} kept finding{plural} annotated{more}"
+
+
+@dataclass(frozen=True)
+class Posting:
+    """What review mode did on the pull request, for outputs and the job summary."""
+
+    plan: ReviewPlan
+    status: tuple[str, ...]
+    posted: bool = False
+    review_id: int | None = None
+
+
+def _post(
+    context: ActionContext,
+    *,
+    pull: PullRef,
+    view: ReviewView,
+    inputs: ReviewInputs,
+    change: Change,
+    live: PullInfo,
+) -> Posting:
+    """The thin executor: read what is already posted, plan, post (or fall back)."""
+    client = context.github()
+    diff = diff_index(change)
+    reviews: list[PostedComment] = []
+    comments: list[PostedComment] = []
+    if inputs.post_review:
+        reviews = _posted(list_reviews(client, pull.number))
+        comments = _posted(list_review_comments(client, pull.number))
+    plan = plan_review(
+        view,
+        diff,
+        phase=inputs.phase,
+        max_inline=inputs.max_inline_comments,
+        post_review=inputs.post_review,
+        earlier_reviews=reviews,
+        earlier_comments=comments,
+        started_at=pull.head_sha,
+        head_now=live.head_sha,
+    )
+    if plan.body is None:
+        return Posting(plan, (plan.skip or "posted nothing",))
+    notes: list[str] = []
+    result = create_review(
+        client, pull.number, body=plan.body, comments=list(plan.comments), commit_id=pull.head_sha
+    )
+    if result.status == 422 and plan.comments:
+        # Should not happen (every line is checked against the patch); if GitHub still
+        # cannot place a comment, the review goes out with every finding in its body.
+        notes.append(
+            f"GitHub refused the inline comments ({md(result.message, 200)}); "
+            "posted every finding in the review body instead"
+        )
+        context.runner.warning(f"riverbed: inline comments refused: {result.message}")
+        plan = body_only(plan, view)
+        result = create_review(
+            client, pull.number, body=plan.body or "", comments=[], commit_id=pull.head_sha
+        )
+    if result.forbidden:
+        cause = (
+            "GitHub's rate limit refused it; re-run the job later to post"
+            if result.rate_limited
+            else "the token is read-only, as for pull requests from forks"
+        )
+        context.runner.warning(
+            f"riverbed: could not post the review (403: {result.message}); {cause}: "
+            "annotations and the job summary instead"
+        )
+        why = (
+            f"Could not post the review: GitHub answered 403 ({md(result.message, 200)}); "
+            f"{cause}. This is not a failure"
+        )
+        plan = ReviewPlan(plan.placement, plan.state, plan.max_inline, list_all=True)
+        return Posting(plan, (why, _annotate(context, view)))
+    if result.review_id is None:
+        raise GitHubError(
+            f"posting the review on pull request #{pull.number}: GitHub answered "
+            f"{result.status} ({result.message})"
+        )
+    posted = f"Posted review {result.review_id} with {len(plan.placement.inline)} inline comments"
+    return Posting(plan, (posted, *notes), posted=True, review_id=result.review_id)
+
+
+def run(context: ActionContext) -> int:
+    """Run review mode; returns the exit code (1 only when fail-on is reached)."""
+    config, runner = context.config, context.runner
+    inputs = parse_review_inputs(config.input)
+    pull = pull_from_event(context.event())
+    files = resolve_findings_files(inputs.findings, config.workspace)
+    warnings: list[str] = []
+    findings = read_all_findings(
+        files,
+        fmt=inputs.findings_format,
+        workspace=config.workspace,
+        warn=warnings,
+        max_bytes=inputs.max_findings_bytes,
+    )
+    runner.info(f"read {len(findings)} findings from {len(files)} file(s)")
+    with runner.group("restore memory (read-only)"):
+        restored = restore_for_review(context, trust_check(context))
+        for note in restored.notes:
+            runner.info(note)
+    runner.set_output("restored-from", restored.output)
+    runner.set_output("entries", len(restored.index["entries"]))  # the memory reviewed against
+    baseline = _baseline(inputs, restored.index, context, warnings)
+    current = get_pull(context.github(), pull.number)
+    change = _change(context, pull, current)
+    result = review_findings(
+        findings,
+        restored.index,
+        phase=inputs.phase,
+        change=change,
+        filter_mode=inputs.filter_mode,
+        baseline=baseline,
+        now=context.now,
+        workspace=config.workspace,
+        severity_overrides=_severity_overrides(inputs, config.workspace),
+    )
+    hints = rule_hints(
+        restored.index,
+        [d.finding.rule_id for d in result.kept],
+        pull_number=pull.number,
+        now=context.now,
+    )
+    view = review_view(result, [f"Memory restored from {restored.description}."], hints=hints)
+    _write_outputs(context, result)
+    posting = _post(context, pull=pull, view=view, inputs=inputs, change=change, live=current)
+    runner.set_output("posted", posting.posted)
+    runner.set_output("review-id", posting.review_id or "")
+    status = list(posting.status)
+    failing = len(result.failing(inputs.fail_on))
+    if failing:
+        status.append(
+            f"fail-on {inputs.fail_on}: {failing} kept findings in the change at or above it; "
+            "exit 1"
+        )
+    summary = render_job_summary(
+        view,
+        posting.plan.placement,
+        status,
+        max_inline=inputs.max_inline_comments,
+        list_all=posting.plan.list_all,
+    )
+    runner.append_summary(summary)
+    for warning in (*warnings, *result.warnings):
+        runner.warning(warning)
+    return 1 if failing else 0

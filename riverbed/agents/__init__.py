@@ -1,0 +1,1 @@
+"""Coding agents: the MCP server, agent hooks and their client config files."""

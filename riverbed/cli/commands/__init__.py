@@ -1,0 +1,1 @@
+"""The `riverbed` command's verbs, one module per group."""

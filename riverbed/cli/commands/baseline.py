@@ -1,0 +1,91 @@
+"""The `baseline record` verb: keep the base's finding fingerprints in memory."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from riverbed.cli.output import (
+    Context,
+    add_author_option,
+    add_common_options,
+    add_now_option,
+    emit_json,
+    plural,
+)
+from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
+
+
+def _cmd_record(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.cli.commands.store import default_author, parse_now
+    from riverbed.findings import read_findings_file
+    from riverbed.findings.files import parse_byte_size
+    from riverbed.gitio import git_line
+    from riverbed.memory.record_baseline import record_baseline
+
+    cap = parse_byte_size(args.max_findings_bytes, "--max-findings-bytes")
+    fmt, findings = read_findings_file(
+        args.findings,
+        format=args.format,
+        root=args.workspace or ".",
+        on_warning=context.warn,
+        max_bytes=cap,
+    )
+    branch = args.branch or git_line("rev-parse", "--abbrev-ref", "HEAD")
+    commit = args.commit or git_line("rev-parse", "HEAD")
+    outcome = record_baseline(
+        context.index_path,
+        findings,
+        now=parse_now(args.now),
+        author=args.author or default_author(),
+        branch=branch,
+        commit=commit,
+    )
+    entry = outcome.entry
+    if context.as_json:
+        emit_json(
+            {
+                "entry": entry["id"],
+                "written": outcome.written,
+                "superseded": list(outcome.superseded),
+                "findings": len(findings),
+                "fingerprints": len(entry["context"].get("fingerprints", [])),
+                "format": fmt,
+                "expiresAt": entry.get("expiresAt"),
+            }
+        )
+    elif outcome.written:
+        prints = len(entry["context"]["fingerprints"])
+        print(
+            f"recorded {entry['id']}: {plural(prints, 'fingerprint')}"
+            f" from {plural(len(findings), 'finding')} in {args.findings} ({fmt}); "
+            f"expires {entry['expiresAt']}"
+        )
+        if outcome.superseded:
+            print(f"superseded {', '.join(outcome.superseded)} (their fingerprint lists dropped)")
+    else:
+        print(f"{entry['id']} already holds these fingerprints; nothing written")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add `baseline record`."""
+    p = subparsers.add_parser("baseline", help="keep the base's findings in memory")
+    verbs = p.add_subparsers(
+        dest="baseline_verb", metavar="VERB", required=True, parser_class=type(p)
+    )
+    r = verbs.add_parser(
+        "record", help="record the fingerprints of FILE's findings (for --baseline memory)"
+    )
+    r.add_argument("--findings", required=True, metavar="FILE", help="findings of the base")
+    r.add_argument("--format", choices=FINDINGS_FORMATS, default="auto")
+    r.add_argument("--workspace", metavar="DIR", help="checkout the findings' paths are under")
+    r.add_argument(
+        "--max-findings-bytes", metavar="SIZE", default="256MiB", help="refuse larger files"
+    )
+    r.add_argument("--branch", help="branch the findings are of (default: git's current)")
+    r.add_argument("--commit", help="commit the findings are of (default: git's HEAD)")
+    add_author_option(r)
+    add_now_option(r)
+    r.set_defaults(handler=_cmd_record)
+    add_common_options(r)

@@ -1,0 +1,314 @@
+"""The `review` verb: findings + memory + the change (+ a baseline) through the one pipeline."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from riverbed.cli.commands.suppress import override_option, severity_overrides
+from riverbed.cli.output import (
+    Context,
+    add_common_options,
+    add_now_option,
+    emit_json,
+    plural,
+    table,
+)
+from riverbed.errors import CorruptIndexError, UsageError
+from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
+from riverbed.index.model import PHASES, SEVERITIES
+from riverbed.memory.change import FILTER_MODES
+from riverbed.text import terminal
+
+if TYPE_CHECKING:
+    from riverbed.memory.baseline import Baseline
+    from riverbed.memory.change import Change
+    from riverbed.memory.review import Decision, ReviewResult
+
+_EVIDENCE = {"verified": "verified", "not_found": "NOT FOUND", "not_checkable": "-"}
+
+
+def _read_text(source: str, flag: str) -> str:
+    try:
+        if source == "-":
+            return sys.stdin.read()
+        return Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {flag} {source}: {exc}") from None
+
+
+def read_change(args: argparse.Namespace, cwd: str) -> Change | None:
+    """The change from --base, --diff, --changed-files or --changed-files-from."""
+    from riverbed.memory.change import change_from_files, parse_unified_diff
+
+    if args.base:
+        from riverbed.gitio import diff_since
+
+        text = diff_since(args.base, cwd=cwd)
+        return parse_unified_diff(text, source=f"git diff {args.base}...HEAD")
+    if args.diff:
+        text = _read_text(args.diff, "--diff")
+        return parse_unified_diff(text, source=f"--diff {args.diff}")
+    if args.changed_files_from:
+        text = _read_text(args.changed_files_from, "--changed-files-from")
+        return change_from_files(text.splitlines(), "--changed-files-from")
+    if args.changed_files is not None:
+        return change_from_files(args.changed_files)
+    return None
+
+
+def read_baseline(
+    args: argparse.Namespace, index: dict[str, Any], now: Any, context: Context, cap: int
+) -> Baseline | None:
+    """--baseline FILE (read like --findings) or --baseline memory."""
+    from riverbed.findings import read_findings_file
+    from riverbed.memory.baseline import baseline_from_findings, baseline_from_memory
+
+    if not args.baseline:
+        return None
+    if args.baseline == "memory":
+        found = baseline_from_memory(index, now)
+        if found is None:
+            raise UsageError(
+                "--baseline memory: the index holds no current baseline; record one with "
+                "`riverbed baseline record --findings FILE` (or persist mode with findings)"
+            )
+        return found
+    _fmt, findings = read_findings_file(
+        args.baseline,
+        format="auto",
+        root=args.workspace or ".",
+        on_warning=context.warn,
+        root_hint=None if args.workspace else "pass --workspace",
+        max_bytes=cap,
+    )
+    return baseline_from_findings(findings, f"--baseline {args.baseline}")
+
+
+def load_for_review(context: Context) -> dict[str, Any]:
+    """The index read-only; a missing or corrupt one means reviewing without memory, said so."""
+    from riverbed.index.model import empty_index
+    from riverbed.index.store import load_memory
+
+    if not context.index_path.exists():
+        context.warn(f"no memory index at {context.index_path}; reviewing without memory")
+        return empty_index()
+    try:
+        return load_memory(context.index_path, on_warning=context.warn)
+    except CorruptIndexError as exc:
+        context.warn(f"{exc}; reviewing without memory")
+        return empty_index()
+
+
+def _where(decision: Decision) -> str:
+    finding = decision.finding
+    return terminal(f"{decision.finding.fingerprint}  {finding.rule_id} {finding.location}")
+
+
+def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) -> None:
+    with_evidence = any(d.evidence is not None for d in result.decisions)
+    headers = ["severity", "rule", "location", "message", "fingerprint"]
+    if with_evidence:
+        headers.append("evidence")
+    rows = []
+    for decision in result.kept:
+        finding = decision.finding
+        row: list[object] = [
+            finding.severity,
+            terminal(finding.rule_id or "-"),
+            terminal(finding.location),
+            terminal(finding.text),
+            finding.fingerprint,
+        ]
+        if with_evidence:
+            row.append(_EVIDENCE[decision.evidence.status] if decision.evidence else "-")
+        rows.append(row)
+    if rows:
+        print(table(headers, rows))
+        print()
+    counts = result.counts()
+    print(
+        f"{plural(counts['total'], 'finding')} read from {source} ({fmt}); in the change "
+        f"(filter-mode {result.effective_mode}): {counts['kept']} kept, "
+        f"{counts['suppressed']} suppressed, {counts['suppressedByTool']} suppressed by the "
+        f"tool, {counts['skippedByGuard']} skipped by the severity guard"
+    )
+    if line := result.scope_line():
+        print(line)
+    for note in result.notes:
+        print(terminal(note))
+    print(
+        f"memory: {plural(counts['memoryEntries'], 'entry')} apply to this change; "
+        f"{plural(counts['suppressionsInEffect'], 'suppression')} in effect"
+    )
+    if result.suppressed:
+        print("suppressed:")
+        for d in result.suppressed:
+            if d.suppression is not None:
+                why = f"by {d.suppression.suppression_id} ({d.suppression.reason})"
+                print(f"  {_where(d)}  {terminal(why)}")
+    if result.tool_suppressed:
+        print("suppressed by the tool:")
+        for d in result.tool_suppressed:
+            print(f"  {_where(d)}")
+    if result.guard_skipped:
+        print("skipped by the severity guard (finding kept):")
+        for d in result.guard_skipped:
+            for skip in d.guard_skips:
+                print(f"  {_where(d)}  {terminal(f'{skip.suppression_id}: {skip.reason}')}")
+    if result.resurfaced:
+        print("resurfaced (related files changed in this change; still valid?):")
+        for entry in result.resurfaced:
+            print(terminal(f"  {entry['id']}  {entry.get('title') or entry.get('content', '')}"))
+    if "evidence" in counts:
+        e = counts["evidence"]
+        print(
+            f"evidence: {e['verified']} verified, {e['not_found']} not found, "
+            f"{e['not_checkable']} not checkable"
+        )
+    if out:
+        print(
+            f"wrote all {plural(len(result.decisions), 'finding')} to {out} "
+            f"({len(result.suppression.suppressed)} marked suppressed, each with its scope)"
+        )
+
+
+def _review_json(
+    result: ReviewResult, source: str, fmt: str, out: str | None, failing: int
+) -> None:
+    def view(decision: Decision) -> dict[str, Any]:
+        data: dict[str, Any] = decision.finding.to_dict()
+        if decision.evidence is not None:
+            data["evidenceCheck"] = {
+                "status": decision.evidence.status,
+                "detail": decision.evidence.detail,
+            }
+        return data
+
+    emit_json(
+        {
+            "source": source,
+            "format": fmt,
+            "summary": result.counts(),
+            "scopeLine": result.scope_line(),
+            "notes": list(result.notes),
+            "kept": [view(d) for d in result.kept],
+            "suppressed": [view(d) for d in result.suppressed],
+            "decisions": [d.to_dict() for d in result.suppression.applied],
+            "findings": [d.to_dict() for d in result.decisions],
+            "resurfaced": [
+                {
+                    "id": e["id"],
+                    "title": e.get("title"),
+                    "relatedFiles": e["metadata"].get("relatedFiles", []),
+                }
+                for e in result.resurfaced
+            ],
+            "warnings": list(result.warnings),
+            "out": out,
+            "failing": failing,
+        }
+    )
+
+
+def _cmd_review(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.cli.commands.store import parse_now
+    from riverbed.findings import read_findings_file, write_json_file
+    from riverbed.findings.files import parse_byte_size
+    from riverbed.index.jsonbytes import dumps_js
+    from riverbed.memory.review import review_findings, review_sarif
+
+    root = args.workspace or "."
+    if args.workspace and not Path(args.workspace).is_dir():
+        raise UsageError(f"--workspace {args.workspace} is not a directory")
+    now = parse_now(args.now)
+    cap = parse_byte_size(args.max_findings_bytes, "--max-findings-bytes")
+    fmt, findings = read_findings_file(
+        args.findings,
+        format=args.format,
+        root=root,
+        on_warning=context.warn,
+        root_hint=None if args.workspace else "pass --workspace",
+        max_bytes=cap,
+    )
+    change = read_change(args, root)
+    index = load_for_review(context)
+    baseline = read_baseline(args, index, now, context, cap)
+    result = review_findings(
+        findings,
+        index,
+        phase=args.phase,
+        change=change,
+        filter_mode=args.filter_mode,
+        baseline=baseline,
+        now=now,
+        workspace=args.workspace,
+        severity_overrides=severity_overrides(args, root),
+    )
+    for warning in result.warnings:
+        context.warn(warning)
+    if args.out:
+        write_json_file(args.out, dumps_js(review_sarif(result)))
+    failing = result.failing(args.fail_on)
+    if context.as_json:
+        _review_json(result, args.findings, fmt, args.out, len(failing))
+    else:
+        _print_review(result, args.findings, fmt, args.out)
+        if failing:
+            print(
+                f"failing: {plural(len(failing), 'kept finding')} in the change at or above "
+                f"{args.fail_on}",
+                file=sys.stderr,
+            )
+    return 1 if failing else 0
+
+
+def register(subparsers: Any) -> None:
+    """Add review."""
+    p = subparsers.add_parser("review", help="apply memory to findings (SARIF, River, rdjson)")
+    p.add_argument("--findings", required=True, metavar="FILE", help="findings file")
+    p.add_argument("--format", choices=FINDINGS_FORMATS, default="auto")
+    p.add_argument(
+        "--max-findings-bytes",
+        metavar="SIZE",
+        default="256MiB",
+        help="refuse a findings (or baseline) file larger than this (bytes, or KiB/MiB/GiB)",
+    )
+    p.add_argument("--phase", choices=PHASES)
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument(
+        "--base", metavar="GITREF", help="the change is `git diff GITREF...HEAD` (lines known)"
+    )
+    group.add_argument(
+        "--diff", metavar="FILE", help="the change is this unified diff (`gh pr diff`; - = stdin)"
+    )
+    group.add_argument("--changed-files", nargs="+", metavar="F", help="files the change touches")
+    group.add_argument(
+        "--changed-files-from", metavar="FILE", help="read changed files, one per line (- = stdin)"
+    )
+    p.add_argument(
+        "--filter-mode",
+        choices=FILTER_MODES,
+        help="which findings the change answers for: added (default with a diff), "
+        "diff_context, file (default with file names only) or nofilter",
+    )
+    p.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="the base's findings (any --findings format), or `memory` for the recorded one; "
+        "findings already in it are unchanged and outside the change",
+    )
+    p.add_argument("--workspace", metavar="DIR", help="checkout to verify evidence against")
+    override_option(p)
+    p.add_argument("--out", metavar="FILE", help="write every finding as SARIF 2.1.0")
+    p.add_argument(
+        "--fail-on",
+        choices=(*SEVERITIES, "none"),
+        default="none",
+        help="exit 1 when a kept finding in the change is at or above this severity",
+    )
+    add_now_option(p)
+    p.set_defaults(handler=_cmd_review, workspace=None)
+    add_common_options(p)

@@ -1,0 +1,1 @@
+"""One reader module per eval-results format (JUnit, promptfoo, River Reviewer, minimal)."""

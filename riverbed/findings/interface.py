@@ -1,0 +1,91 @@
+"""The one finding model every reader produces and every rule consumes."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from riverbed.index.model import SEVERITIES, SEVERITY_RANK
+
+
+def severity_at_least(severity: str, floor: str) -> bool:
+    """True when `severity` ranks at or above `floor` (info < minor < major < critical)."""
+    return SEVERITY_RANK[severity] >= SEVERITY_RANK[floor]
+
+
+def max_severity(*severities: str) -> str:
+    """The highest of the given severities."""
+    return max(severities, key=SEVERITY_RANK.__getitem__)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding from a linter or reviewer, whatever format it came in."""
+
+    rule_id: str | None
+    file: str | None
+    severity: str = "minor"
+    message: str | None = None
+    title: str | None = None
+    line: int | None = None
+    end_line: int | None = None
+    phase: str | None = None
+    evidence: tuple[str, ...] = ()
+    #: The tool that produced it (SARIF driver name, rdjson source name, `river-reviewer`).
+    tool: str = "unknown"
+    #: Reader that parsed it: sarif | river | rdjson.
+    source_format: str = ""
+    #: The finding exactly as the input carried it (a SARIF result, a River issue, …).
+    original: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: Fields of the input the model has no slot for, kept verbatim.
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: The producing tool's own suppression objects (SARIF `result.suppressions`), verbatim.
+    tool_suppressions: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.severity not in SEVERITY_RANK:
+            raise ValueError(f"severity {self.severity!r} is not one of {', '.join(SEVERITIES)}")
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """Fingerprint v1 (computed once; cached_property writes past the frozen __setattr__)."""
+        from riverbed.findings.fingerprint import compute_fingerprint
+
+        return compute_fingerprint(self)
+
+    @property
+    def suppressed_by_tool(self) -> bool:
+        """True when the producer suppressed it (a SARIF suppression, status absent or accepted)."""
+        return any(s.get("status", "accepted") == "accepted" for s in self.tool_suppressions)
+
+    @property
+    def text(self) -> str:
+        """The message, else the title, else an empty string."""
+        return self.message if self.message is not None else (self.title or "")
+
+    @property
+    def location(self) -> str:
+        """`file:line` (or just the file, or `-`)."""
+        if not self.file:
+            return "-"
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view in the index's camelCase (original payload left out)."""
+        out: dict[str, Any] = {
+            "fingerprint": self.fingerprint,
+            "ruleId": self.rule_id,
+            "file": self.file,
+            "line": self.line,
+            "endLine": self.end_line,
+            "severity": self.severity,
+            "message": self.message,
+            "title": self.title,
+            "phase": self.phase,
+            "evidence": list(self.evidence),
+            "tool": self.tool,
+            "format": self.source_format,
+        }
+        return {k: v for k, v in out.items() if v is not None}

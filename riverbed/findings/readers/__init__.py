@@ -1,0 +1,1 @@
+"""One reader module per findings format (SARIF, River Reviewer, rdjson)."""

@@ -1,0 +1,93 @@
+"""Read reviewdog's diagnostic format (rdjson document or rdjsonl lines) into findings (pure)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from riverbed.findings.interface import Finding
+from riverbed.findings.uris import is_absolute, local_root, strip_prefix
+from riverbed.jsoninput import Walker
+from riverbed.memory.globs import normalize_path
+
+#: reviewdog severities (protobuf JSON allows the names or their numbers).
+_SEVERITIES = {"UNKNOWN_SEVERITY": None, "ERROR": "major", "WARNING": "minor", "INFO": "info"}
+_BY_NUMBER = dict(enumerate(_SEVERITIES))
+_MODEL_KEYS = frozenset(("message", "location", "severity", "source", "code"))
+
+
+def _severity(w: Walker, value: Any, path: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value in _BY_NUMBER:
+        value = _BY_NUMBER[value]
+    return _SEVERITIES[w.enum(value, tuple(_SEVERITIES), path)]
+
+
+def _source_name(w: Walker, parent: dict[str, Any], path: str) -> str | None:
+    return w.opt_str(w.opt_obj(parent, "source", path), "name", f"{path}.source")
+
+
+def _relative(file: str, root: str | None) -> str:
+    """The diagnostic's path with `/` separators, relative to `root` when it lies inside."""
+    path = normalize_path(file)
+    if root and is_absolute(path):
+        inside = strip_prefix(path, local_root(root))
+        if inside is not None:
+            return inside
+    return path
+
+
+def diagnostic(
+    w: Walker,
+    raw: Any,
+    path: str,
+    *,
+    tool: str = "reviewdog",
+    severity: str | None = None,
+    root: str | None = None,
+) -> Finding:
+    """One reviewdog Diagnostic; `tool`/`severity` are the enclosing document's defaults."""
+    diag = w.obj(raw, path)
+    message = w.opt_str(diag, "message", path)
+    if message is None:
+        w.fail(f"{path}.message", "a diagnostic needs a message")
+    location = w.opt_obj(diag, "location", path)
+    file = w.opt_str(location, "path", f"{path}.location")
+    span = w.opt_obj(location, "range", f"{path}.location")
+    start = w.opt_obj(span, "start", f"{path}.location.range")
+    end = w.opt_obj(span, "end", f"{path}.location.range")
+    code = w.opt_obj(diag, "code", path)
+    own = _severity(w, diag.get("severity"), f"{path}.severity")
+    return Finding(
+        rule_id=w.opt_str(code, "value", f"{path}.code"),
+        file=_relative(file, root) if file else file,
+        severity=own or severity or "minor",
+        message=message,
+        line=w.opt_line(start, "line", f"{path}.location.range.start"),
+        end_line=w.opt_line(end, "line", f"{path}.location.range.end"),
+        tool=_source_name(w, diag, path) or tool,
+        source_format="rdjson",
+        original=diag,
+        extra={k: v for k, v in diag.items() if k not in _MODEL_KEYS},
+    )
+
+
+def parse_rdjson(document: Any, *, source: str, root: str | None = None) -> list[Finding]:
+    """A DiagnosticResult `{source, severity, diagnostics}`; paths under `root` made relative."""
+    w = Walker(source, "reviewdog rdjson")
+    top = w.obj(document, "$")
+    tool = _source_name(w, top, "$") or "reviewdog"
+    default = _severity(w, top.get("severity"), "$.severity")
+    items = w.array(top.get("diagnostics"), "$.diagnostics", optional=True)
+    return [
+        diagnostic(w, raw, f"$.diagnostics[{n}]", tool=tool, severity=default, root=root)
+        for n, raw in enumerate(items)
+    ]
+
+
+def parse_rdjsonl(
+    lines: list[tuple[int, Any]], *, source: str, root: str | None = None
+) -> list[Finding]:
+    """rdjsonl: one Diagnostic per line, given as (line number, parsed value)."""
+    w = Walker(source, "reviewdog rdjsonl")
+    return [diagnostic(w, value, f"line {number} $", root=root) for number, value in lines]

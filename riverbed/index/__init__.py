@@ -1,0 +1,1 @@
+"""The memory file: entries, schema, dates, lifecycle, merge, query; store.py does its I/O."""

@@ -1,0 +1,113 @@
+"""Status transitions as pure functions: supersede, archive and expire take an index and `now`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from riverbed.errors import EntryNotFoundError, InvalidTransitionError
+from riverbed.index.dates import expiry_status, format_timestamp
+from riverbed.index.model import Entry, Index, entry_status, entry_title
+
+
+@dataclass(frozen=True)
+class ExpireReport:
+    """What `expire` archived (ids, titles) and the warnings it raised."""
+
+    archived: tuple[str, ...] = ()
+    titles: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TransitionResult:
+    """The new index and whether anything changed (a repeated call is a no-op)."""
+
+    index: Index
+    changed: bool
+    entry: Entry = field(default_factory=dict)
+
+
+def _position(index: Index, entry_id: str) -> int:
+    for position, entry in enumerate(index["entries"]):
+        if entry.get("id") == entry_id:
+            return position
+    raise EntryNotFoundError(
+        f"no entry with id {entry_id!r} in the index (list ids with `riverbed query --all`)"
+    )
+
+
+def _with_entry(index: Index, position: int, entry: Entry) -> Index:
+    entries = list(index["entries"])
+    entries[position] = entry
+    return {**index, "entries": entries}
+
+
+def _stamped(entry: Entry, now: datetime | str, **changes: object) -> Entry:
+    # `now` may come preformatted: expire stamps thousands of entries with one instant.
+    stamp = now if isinstance(now, str) else format_timestamp(now)
+    updated = {**entry, **changes}
+    updated["metadata"] = {**entry.get("metadata", {}), "updatedAt": stamp}
+    return updated
+
+
+def supersede(index: Index, old_id: str, new_id: str, now: datetime) -> TransitionResult:
+    """Mark `old_id` superseded by `new_id` (which must exist); archived is terminal."""
+    if old_id == new_id:
+        raise InvalidTransitionError(f"entry {old_id!r} cannot supersede itself")
+    _position(index, new_id)
+    position = _position(index, old_id)
+    old = index["entries"][position]
+    status = entry_status(old)
+    if status == "archived":
+        raise InvalidTransitionError(
+            f"entry {old_id!r} is archived; archived is terminal and cannot be superseded"
+        )
+    if status == "superseded":
+        if old.get("supersededBy") == new_id:
+            return TransitionResult(index, False, old)
+        raise InvalidTransitionError(
+            f"entry {old_id!r} is already superseded by {old.get('supersededBy')!r}"
+        )
+    updated = _stamped(old, now, status="superseded", supersededBy=new_id)
+    return TransitionResult(_with_entry(index, position, updated), True, updated)
+
+
+def archive(index: Index, entry_id: str, reason: str, now: datetime) -> TransitionResult:
+    """Archive an entry, recording the reason in `context.archivedReason`; repeat = no-op."""
+    if not reason.strip():
+        raise InvalidTransitionError('archiving needs a reason (--reason "…")')
+    position = _position(index, entry_id)
+    entry = index["entries"][position]
+    if entry_status(entry) == "archived":
+        return TransitionResult(index, False, entry)
+    context = entry.get("context") if isinstance(entry.get("context"), dict) else {}
+    updated = _stamped(entry, now, status="archived", context={**context, "archivedReason": reason})
+    return TransitionResult(_with_entry(index, position, updated), True, updated)
+
+
+def expire(index: Index, now: datetime) -> tuple[Index, ExpireReport]:
+    """Archive active entries whose effective expiry is at or before `now` (pure)."""
+    archived: list[str] = []
+    titles: list[str] = []
+    warnings: list[str] = []
+    entries = index["entries"]
+    stamp = format_timestamp(now)
+    new_entries: list[Entry] | None = None
+    for position, entry in enumerate(entries):
+        if entry_status(entry) != "active":
+            continue
+        expired, warning = expiry_status(entry, now)
+        if warning:
+            warnings.append(warning)
+        if not expired:
+            continue
+        if new_entries is None:
+            new_entries = list(entries)
+        new_entries[position] = _stamped(entry, stamp, status="archived")
+        archived.append(str(entry.get("id")))
+        titles.append(entry_title(entry))
+    report = ExpireReport(tuple(archived), tuple(titles), tuple(warnings))
+    if new_entries is None:
+        return index, report
+    return {**index, "entries": new_entries}, report

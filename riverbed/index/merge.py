@@ -1,0 +1,134 @@
+"""merge_indexes: union of two indexes by id, commutative, associative and idempotent (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from riverbed.index.dates import instant_or_none
+from riverbed.index.model import (
+    INDEX_VERSION,
+    LIFECYCLE_CONTEXT_KEYS,
+    STATUS_RANK,
+    Entry,
+    Index,
+    entry_status,
+)
+
+_EPOCH = datetime.min.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """The merged index and one message per id whose two bodies differed."""
+
+    index: Index
+    conflicts: tuple[str, ...] = ()
+
+
+def _instant(value: Any) -> datetime:
+    return instant_or_none(value) or _EPOCH
+
+
+def _canonical(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+
+
+def _ordered(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def split_entry(entry: Entry) -> tuple[Entry, dict[str, Any]]:
+    """(body, lifecycle): the lifecycle is status, supersededBy, updatedAt, archive reason."""
+    body = {k: v for k, v in entry.items() if k not in ("status", "supersededBy")}
+    life: dict[str, Any] = {"status": entry_status(entry)}
+    if "supersededBy" in entry:
+        life["supersededBy"] = entry["supersededBy"]
+    meta = entry.get("metadata")
+    if isinstance(meta, dict) and "updatedAt" in meta:
+        life["updatedAt"] = meta["updatedAt"]
+        body["metadata"] = {k: v for k, v in meta.items() if k != "updatedAt"}
+    ctx = entry.get("context")
+    if isinstance(ctx, dict) and any(k in ctx for k in LIFECYCLE_CONTEXT_KEYS):
+        life["context"] = {k: ctx[k] for k in LIFECYCLE_CONTEXT_KEYS if k in ctx}
+        body["context"] = {k: v for k, v in ctx.items() if k not in LIFECYCLE_CONTEXT_KEYS}
+    # An empty context is no context: archiving adds `context` to an entry that had none,
+    # and the body must still equal the unarchived copy's (else a spurious conflict, and a
+    # split of a joined entry would not give back the parts it was joined from).
+    if body.get("context") == {}:
+        del body["context"]
+    life["explicitStatus"] = "status" in entry
+    return body, life
+
+
+def _join(body: Entry, life: dict[str, Any]) -> Entry:
+    entry = dict(body)
+    if life["explicitStatus"] or life["status"] != "active":
+        entry["status"] = life["status"]
+    if "supersededBy" in life:
+        entry["supersededBy"] = life["supersededBy"]
+    if "updatedAt" in life:
+        entry["metadata"] = {**entry.get("metadata", {}), "updatedAt": life["updatedAt"]}
+    if "context" in life:
+        entry["context"] = {**entry.get("context", {}), **life["context"]}
+    return entry
+
+
+def merge_entries(a: Entry, b: Entry) -> tuple[Entry, bool]:
+    """One entry from two copies of the same id, and whether their bodies conflicted.
+
+    Each half is the maximum of a total order, which is what makes merging a semilattice
+    join: the lifecycle by (status rank, updatedAt, bytes), the body by (createdAt, bytes).
+    updatedAt belongs to the lifecycle, so it cannot also order bodies.
+    """
+    # Key order is part of the bytes written, so "identical" and every tie-break see it too.
+    if _ordered(a) == _ordered(b):
+        return a, False
+    body_a, life_a = split_entry(a)
+    body_b, life_b = split_entry(b)
+
+    def life_key(life: dict[str, Any]) -> tuple[int, datetime, bytes]:
+        return (STATUS_RANK[life["status"]], _instant(life.get("updatedAt")), _canonical(life))
+
+    def body_key(body: Entry) -> tuple[datetime, bytes, bytes]:
+        meta = body.get("metadata")
+        created = meta.get("createdAt") if isinstance(meta, dict) else None
+        return (_instant(created), _canonical(body), _ordered(body))
+
+    life = max(life_a, life_b, key=life_key)
+    conflict = body_a != body_b
+    body = max(body_a, body_b, key=body_key)
+    return _join(body, life), conflict
+
+
+def _order_key(entry: Entry) -> tuple[datetime, str]:
+    meta = entry.get("metadata")
+    created = meta.get("createdAt") if isinstance(meta, dict) else None
+    return (_instant(created), str(entry.get("id")))
+
+
+def merge_indexes(a: Index, b: Index) -> MergeResult:
+    """Union of two indexes by id; entries ordered by (createdAt, id) so order is commutative."""
+    merged: dict[str, Entry] = {}
+    conflicts: list[str] = []
+    for entry in [*a.get("entries", []), *b.get("entries", [])]:
+        entry_id = entry["id"]
+        if entry_id not in merged:
+            merged[entry_id] = entry
+            continue
+        combined, conflict = merge_entries(merged[entry_id], entry)
+        if conflict:
+            conflicts.append(
+                f"entry {entry_id!r}: two different bodies; kept the one created later "
+                "(status and supersededBy follow the later status)"
+            )
+        merged[entry_id] = combined
+    result: Index = {"version": INDEX_VERSION}
+    stamps = [x["generatedAt"] for x in (a, b) if isinstance(x.get("generatedAt"), str)]
+    if stamps:
+        result["generatedAt"] = max(stamps, key=lambda s: (_instant(s), s))
+    result["entries"] = sorted(merged.values(), key=_order_key)
+    return MergeResult(result, tuple(conflicts))

@@ -1,0 +1,232 @@
+"""Editing canonical index bytes in place: find an entry by id, append entries, swap one entry.
+
+Every function here assumes `data` is an index exactly as `dumps_js` writes it (storage
+proves that before calling), so the layout is fixed: top-level keys at indent 2, each entry
+an object at indent 4 whose members sit at indent 6, strings never holding a raw newline.
+Under that layout a byte search is exact; anything unexpected returns None (full path).
+"""
+
+from __future__ import annotations
+
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.model import Entry
+
+_EMPTY = b'"entries": []'
+_OPEN = b'"entries": [\n'
+_ENTRY_START = b"\n    {\n"
+_ENTRY_END = b"\n    }"
+_CLOSE = b"\n  ]"
+_BETWEEN = b"\n    },\n    {\n"
+
+
+def entry_bytes(entry: Entry) -> bytes:
+    """The entry as it appears inside the entries array (indented 4, no trailing comma)."""
+    return b"    " + dumps_js(entry)[:-1].replace(b"\n", b"\n    ")
+
+
+def entries_bytes(entries: list[Entry]) -> list[bytes]:
+    """`entry_bytes` of each entry, from one serialization of them all."""
+    if len(entries) < 2:
+        return [entry_bytes(e) for e in entries]
+    # `[\n  {…},\n  {…}\n]` re-indented by 2 puts each item at indent 4, where the only
+    # `},` + `{` line pair is the boundary between two items.
+    inner = b"  " + dumps_js(entries)[2:-3].replace(b"\n", b"\n  ")
+    parts = inner.split(_BETWEEN)
+    parts[0] += _ENTRY_END
+    parts[-1] = b"    {\n" + parts[-1]
+    parts[1:-1] = [b"    {\n" + part + _ENTRY_END for part in parts[1:-1]]
+    return parts
+
+
+def _entries_span(data: bytes) -> tuple[int, int] | None:
+    """(the newline ending the `"entries": [` line, the start of the closing `\n  ]`)."""
+    # Top-level members sit at indent 2 and nothing else does; `entries` comes first or
+    # after a few short members, and its array closes at the last line at indent 2 with `]`.
+    opening = data.find(b"\n  " + _OPEN)
+    close = data.rfind(_CLOSE)
+    if opening == -1 or close == -1:
+        return None
+    start = opening + 3 + len(_OPEN) - 1
+    return (start, close) if start < close else None
+
+
+def find_entry(data: bytes, entry_id: str) -> tuple[int, int] | None:
+    """The byte span of the entry whose id is `entry_id` (from its `{` line to its `}`)."""
+    span = _entries_span(data)
+    if span is None:
+        return None
+    start, close = span
+    quoted = dumps_js(entry_id)[:-1]
+    # An entry's own members are the only lines at indent 6 inside the array, and the id
+    # is compared as its exact JSON spelling (escapes included) up to the line's end.
+    key = b'\n      "id": ' + quoted
+    position = data.find(key, start, close)
+    while position != -1:
+        after = position + len(key)
+        if data.startswith((b",\n", b"\n    }"), after):
+            first = data.rfind(_ENTRY_START, start, position + 1)
+            last = data.find(_ENTRY_END, after - 1, close + 1)
+            if first == -1 or last == -1:
+                return None
+            return first + 1, last + len(_ENTRY_END)
+        position = data.find(key, after, close)
+    return None
+
+
+def top_level_key(data: bytes, key: str) -> bool:
+    """Whether the index object has member `key` (lines at indent 2 are only its members)."""
+    line = b'\n  "' + key.encode() + b'": '
+    span = _entries_span(data)
+    if span is None:
+        return line in data
+    # Outside the entries array only: the head before it and the tail after it.
+    return line in data[: span[0]] or line in data[span[1] :]
+
+
+def append(data: bytes, entries: list[Entry]) -> tuple[bytes, int] | None:
+    """`data` with `entries` added at the end of the entries array, and how many leading
+    bytes are unchanged; None if `data` is not laid out as expected."""
+    if not entries:
+        return data, len(data)
+    added = b",\n".join(entry_bytes(e) for e in entries)
+    span = _entries_span(data)
+    if span is not None:
+        close = span[1]
+        if not data.startswith(_ENTRY_END, close - len(_ENTRY_END)):
+            return None
+        view = memoryview(data)
+        return b"".join((view[:close], b",\n", added, view[close:])), close
+    for ending in (b"\n", b",\n"):
+        empty = data.find(b"\n  " + _EMPTY + ending)
+        if empty != -1:
+            at = empty + 3 + len(_EMPTY) - 1
+            view = memoryview(data)
+            return b"".join((view[:at], b"\n", added, b"\n  ", view[at:])), at
+    return None
+
+
+def replace(data: bytes, span: tuple[int, int], entry: Entry) -> bytes:
+    """`data` with the entry at `span` (from `find_entry`) replaced by `entry`."""
+    view = memoryview(data)
+    return b"".join((view[: span[0]], entry_bytes(entry), view[span[1] :]))
+
+
+_ENTRY_EXPIRY = b'\n      "expiresAt": '
+_CONTEXT_EXPIRY = b'\n        "expiresAt": '
+
+
+def entries_with_expiry(data: bytes) -> list[tuple[int, int]]:
+    """Spans of the entries that carry `expiresAt` themselves or in `context`, in file order.
+
+    In a valid index the only objects inside an entry are `metadata` (no `expiresAt`) and
+    `context`, so those two key lines are exactly where an effective expiry can sit.
+    """
+    span = _entries_span(data)
+    if span is None:
+        return []
+    start, close = span
+    spans: dict[int, int] = {}
+    for key in (_ENTRY_EXPIRY, _CONTEXT_EXPIRY):
+        position = data.find(key, start, close)
+        while position != -1:
+            first = data.rfind(_ENTRY_START, start, position + 1)
+            last = data.find(_ENTRY_END, position, close + 1)
+            if first != -1 and last != -1:
+                spans[first + 1] = last + len(_ENTRY_END)
+            position = data.find(key, position + len(key), close)
+    return sorted(spans.items())
+
+
+def replace_many(data: bytes, changes: list[tuple[tuple[int, int], Entry]]) -> bytes:
+    """`data` with each (span, entry) replaced, spans in file order and not overlapping."""
+    view = memoryview(data)
+    pieces: list[bytes | memoryview] = []
+    done = 0
+    replacements = entries_bytes([entry for _, entry in changes])
+    for ((first, last), _), replacement in zip(changes, replacements, strict=True):
+        pieces += [view[done:first], replacement]
+        done = last
+    pieces.append(view[done:])
+    return b"".join(pieces)
+
+
+#: A byte edit: `data[start:end]` becomes the bytes.
+Edit = tuple[int, int, bytes]
+_METADATA = b'\n      "metadata": {\n'
+_METADATA_END = b"\n      }"
+_UPDATED = b'\n        "updatedAt": '
+_STATUS = b'\n      "status": '
+_ARCHIVED = b'"archived"'
+
+
+def archive_edits(data: bytes, first: int, last: int, entry: Entry, stamp: bytes) -> list[Edit]:
+    """The edits that archive the entry at `data[first:last]` as `lifecycle` does; [] if unsure.
+
+    Archiving sets `status` and `metadata.updatedAt` (`stamp` is its JSON spelling): each is
+    rewritten where it stands, or added as the last member of its object when absent.
+    """
+    meta = entry.get("metadata")
+    if not isinstance(meta, dict) or not meta:
+        return []
+    at = data.find(_METADATA, first, last)
+    close = data.find(_METADATA_END, at, last)
+    if at == -1 or close == -1:
+        return []
+    if "updatedAt" in meta:
+        stamped = _value_edit(data, data.find(_UPDATED, at, close), len(_UPDATED), close, stamp)
+    else:
+        stamped = (close, close, b"," + _UPDATED + stamp)
+    if "status" in entry:
+        status = _value_edit(data, data.find(_STATUS, first, last), len(_STATUS), last, _ARCHIVED)
+    else:
+        status = (last - 6, last - 6, b"," + _STATUS + _ARCHIVED)
+    if stamped is None or status is None:
+        return []
+    return [stamped, status] if stamped[0] < status[0] else [status, stamped]
+
+
+def _value_edit(data: bytes, line: int, key: int, limit: int, value: bytes) -> Edit | None:
+    """The edit giving the string member whose line starts at `line` the spelling `value`."""
+    start = line + key
+    end = data.find(b"\n", start, limit + 1)
+    if line == -1 or end == -1 or data[start] != _QUOTE:
+        return None
+    return start, end - (data[end - 1] == _COMMA), value
+
+
+_QUOTE, _COMMA = ord('"'), ord(",")
+
+
+def archive_many(data: bytes, changes: list[tuple[tuple[int, int], Entry, Entry]]) -> bytes:
+    """`data` with each (span, old, archived) entry rewritten, spans in file order.
+
+    Where `archive_edits` is sure, only the status and the stamp change; any other entry is
+    serialized whole (`replace_many`).
+    """
+    if not changes:
+        return data
+    stamp = _stamp(changes[0][2])
+    view = memoryview(data)
+    pieces: list[bytes | memoryview] = []
+    slots: list[int] = []
+    whole: list[Entry] = []
+    done = 0
+    for (first, last), old, new in changes:
+        edits = archive_edits(data, first, last, old, stamp) if stamp else []
+        if not edits:
+            edits = [(first, last, b"")]
+            slots.append(len(pieces) + 1)
+            whole.append(new)
+        for start, end, replacement in edits:
+            pieces += [view[done:start], replacement]
+            done = end
+    pieces.append(view[done:])
+    for slot, replacement in zip(slots, entries_bytes(whole), strict=True):
+        pieces[slot] = replacement
+    return b"".join(pieces)
+
+
+def _stamp(entry: Entry) -> bytes:
+    meta = entry.get("metadata")
+    value = meta.get("updatedAt") if isinstance(meta, dict) else None
+    return dumps_js(value)[:-1] if isinstance(value, str) else b""

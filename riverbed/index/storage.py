@@ -1,0 +1,404 @@
+"""Disk I/O for the index: strict reads, an advisory lock, and atomic writes."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from riverbed.errors import (
+    CorruptIndexError,
+    LockTimeoutError,
+    RiverbedError,
+    StoreWriteError,
+    UsageError,
+)
+from riverbed.index import locking
+from riverbed.index.atomic_write import temp_prefix, write_bytes_atomic, write_failure
+from riverbed.index.jsonbytes import (
+    MAX_DEPTH,
+    dumps_js,
+    indented_too_deep,
+    js_numbers,
+    loads,
+    repeated_key,
+    too_deep,
+)
+from riverbed.index.model import Index, empty_index
+from riverbed.index.schema import structural_problems
+from riverbed.index.secrets import secret_kind
+from riverbed.index.write_checks import check_entry_written, check_written
+
+WarningSink = Callable[[str], None]
+#: How long a writer waits for another process's lock before giving up (seconds).
+DEFAULT_LOCK_TIMEOUT = 30.0
+LOCK_TIMEOUT_VARIABLE = "RIVERBED_LOCK_TIMEOUT"
+
+
+def lock_path(path: Path) -> Path:
+    """The sidecar file whose advisory lock serializes writers of `path`."""
+    return path.with_name(f".{path.name}.lock")
+
+
+def ignored_names(path: Path) -> tuple[str, ...]:
+    """The patterns of the files beside `path` that must never be committed."""
+    return (lock_path(path).name, f"{temp_prefix(path)}*.tmp")
+
+
+def ensure_gitignore(path: Path) -> bool:
+    """Make the `.gitignore` beside the index ignore its lock and temp files; True if changed.
+
+    Lines already there are kept; missing patterns are appended.
+    """
+    ignore = path.parent / ".gitignore"
+    try:
+        existing = ignore.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        existing = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+        raise StoreWriteError(f"{ignore}: cannot be read: {reason}") from None
+    present = {line.strip() for line in existing.splitlines()}
+    missing = [name for name in ignored_names(path) if name not in present]
+    if not missing:
+        return False
+    lines = [] if existing else ["# riverbed's lock file and interrupted writes: never commit"]
+    text = existing + ("\n" if existing and not existing.endswith("\n") else "")
+    text += "".join(line + "\n" for line in [*lines, *missing])
+    write_bytes_atomic(ignore, text.encode("utf-8"), what="the .gitignore")
+    return True
+
+
+def parse_index_bytes(data: bytes, source: str) -> Index:
+    """Parse and structurally validate index bytes; CorruptIndexError names the first problem."""
+    return _parse(data, source, proving=False)[0]
+
+
+def _loads(data: bytes, source: str) -> Any:
+    # Parsed JSON holds no reference cycles, so the cyclic collector has nothing to find in
+    # the hundreds of thousands of objects a large index allocates. Pausing it while they
+    # are created, then moving them straight to the oldest generation (freeze + unfreeze
+    # is a list splice, not a scan), spares the young-generation passes that would walk
+    # every one of them; cyclic garbage among them is still found by the next full pass.
+    # Measured: a 100k-entry load takes about half the time (docs/PERFORMANCE.md).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        document = loads(data)
+    except ValueError as exc:
+        if str(exc).startswith("depth limit exceeded"):  # orjson reads at most 1024 levels
+            problem = f"$: objects and arrays nest deeper than {MAX_DEPTH} levels"
+            raise CorruptIndexError(source, problem) from None
+        raise CorruptIndexError(source, f"invalid JSON: {exc}") from None
+    finally:
+        gc.freeze()
+        gc.unfreeze()
+        if collecting:
+            gc.enable()
+    return document
+
+
+def _parse(data: bytes, source: str, *, proving: bool = True) -> tuple[Index, bool]:
+    """The index, and (when `proving`) whether `data` is exactly what `dumps_js` writes for it."""
+    document = _loads(data, source)
+    canonical = _check_nesting_and_keys(data, document, source, proving)
+    problems = structural_problems(document, limit=1)
+    if problems:
+        raise CorruptIndexError(source, problems[0])
+    ids = [entry["id"] for entry in document["entries"]]
+    if len(set(ids)) != len(ids):
+        seen: set[str] = set()
+        for position, entry_id in enumerate(ids):
+            if entry_id in seen:
+                raise CorruptIndexError(
+                    source, f"$.entries[{position}]: duplicate id {entry_id!r} (ids must be unique)"
+                )
+            seen.add(entry_id)
+    index: Index = document
+    return index, canonical
+
+
+def _check_nesting_and_keys(data: bytes, document: Any, source: str, proving: bool) -> bool:
+    # One C-speed re-serialization answers every question. Bytes equal to it (plus the final
+    # newline) cannot repeat a key: the parse keeps one member per key, so the bytes would
+    # differ. Their indentation is the nesting depth. And with no number spelled differently
+    # by JavaScript (the markers), they are `dumps_js` of the parse: canonical. Only bytes
+    # that differ need the separate repeated-key check.
+    try:
+        pretty = orjson.dumps(document, option=orjson.OPT_INDENT_2)
+    except orjson.JSONEncodeError:
+        # orjson writes at most 254 levels: deeper input is refused here, in one line.
+        pretty = b""
+    if not pretty or indented_too_deep(pretty):
+        where = too_deep(document, named_steps=2) or "$"
+        raise CorruptIndexError(
+            source, f"{where}: objects and arrays nest deeper than {MAX_DEPTH} levels"
+        )
+    orjson_form = len(data) == len(pretty) + 1 and data.endswith(b"\n") and data.startswith(pretty)
+    if not orjson_form:
+        repeated = repeated_key(data, pretty)
+        if repeated is not None:
+            key, holder = repeated
+            raise CorruptIndexError(
+                source,
+                f"{_where(holder)} repeats the key {_shown(key)} (JSON readers disagree on "
+                "which value counts: keep one)",
+            )
+        return False
+    # orjson and JavaScript spell numbers alike except on lines the markers show (a marker
+    # inside a string changes nothing).
+    return proving and js_numbers(pretty) == pretty
+
+
+def _shown(key: str) -> str:
+    if secret_kind(key):
+        return "(a key that looks like a credential, not shown)"
+    return repr(key) if len(key) <= 60 else repr(key[:60]) + "…"
+
+
+def _where(holder: dict[str, Any]) -> str:
+    entry_id = holder.get("id")
+    if isinstance(entry_id, str) and holder.get("metadata") is not None:
+        return f"entry {_shown(entry_id)}"
+    return "an object"
+
+
+def read_index(path: Path) -> Index:
+    """Read an index file; a missing file is an empty index (nothing is written)."""
+    data = _read_bytes(path)
+    return empty_index() if data is None else parse_index_bytes(data, str(path))
+
+
+def lock_timeout() -> float:
+    """Seconds to wait for the index lock: `$RIVERBED_LOCK_TIMEOUT`, else 30."""
+    text = os.environ.get(LOCK_TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_LOCK_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 86_400:
+        raise UsageError(
+            f"{LOCK_TIMEOUT_VARIABLE}={text!r} is not a number of seconds between 0 and 86400"
+        )
+    return value
+
+
+#: Notes in the lock file naming content riverbed wrote or fully verified (see `Held`).
+_VERIFIED = f"verified-v1-depth{MAX_DEPTH} "
+_VERIFIED_KEPT = 8
+_HELD: dict[str, Held] = {}
+
+
+def digest(data: bytes) -> str:
+    """The content hash the verified notes use."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Held:
+    """The held lock of one index; it remembers which exact contents are proven canonical.
+
+    A note is the SHA-256 of bytes riverbed wrote (`dumps_js` of a validated index) or read
+    and found valid and byte-identical to `dumps_js` of their parse. Matching one is a proof
+    by content that a file is canonical and valid, at the cost of one hash; any edit (a
+    space, a BOM, another writer's layout) changes the hash, and that file takes the full
+    path. The notes live in the lock file, which is kept out of git and never uploaded.
+    """
+
+    fd: int
+
+    def verified(self, data: bytes) -> bool:
+        """Whether `data` is content riverbed proved canonical and valid."""
+        return self.known(digest(data))
+
+    def known(self, content_digest: str) -> bool:
+        """Whether content with this digest was proved canonical and valid."""
+        return _VERIFIED + content_digest in locking.notes(self.fd)
+
+    def remember(self, data: bytes, content_digest: str | None = None) -> None:
+        """Note `data` as proven canonical and valid (the newest few are kept)."""
+        note = _VERIFIED + (content_digest or digest(data))
+        kept = [line for line in locking.notes(self.fd) if line != note]
+        locking.set_notes(self.fd, [*kept, note][-_VERIFIED_KEPT:])
+
+
+def _digests(data: bytes, new_data: bytes, same: int) -> tuple[str, Callable[[], str]]:
+    """The digest of `data`, and a call giving that of `new_data`, which shares the first
+    `same` bytes (hashed once)."""
+    shared = hashlib.sha256(memoryview(data)[:same])
+    old = shared.copy()
+    old.update(memoryview(data)[same:])
+
+    def new_digest() -> str:
+        shared.update(memoryview(new_data)[same:])
+        return shared.hexdigest()
+
+    return old.hexdigest(), new_digest
+
+
+@contextlib.contextmanager
+def locked(path: Path, *, timeout: float | None = None) -> Iterator[Held]:
+    """Hold the exclusive lock for `path` (creating its directory) while inside.
+
+    Waits at most `timeout` seconds (default `lock_timeout()`), then raises LockTimeoutError
+    naming the pid of the process that holds it.
+    """
+    wait = lock_timeout() if timeout is None else timeout
+    lock = lock_path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = locking.open_lock_file(lock)
+    except OSError as exc:
+        raise StoreWriteError(write_failure(path, exc, "the index")) from None
+    try:
+        try:
+            acquired = locking.acquire(handle, wait)
+        except OSError as exc:
+            raise StoreWriteError(write_failure(path, exc, "the index")) from None
+        if not acquired:
+            raise LockTimeoutError(_lock_timeout_message(path, lock, wait, handle))
+        key = os.path.abspath(path)
+        held = _HELD[key] = Held(handle)
+        try:
+            _remove_stale_temps(path)
+            yield held
+        finally:
+            _HELD.pop(key, None)
+            locking.release(handle)
+    finally:
+        os.close(handle)
+
+
+def _lock_timeout_message(path: Path, lock: Path, wait: float, handle: int) -> str:
+    pid = locking.holder_pid(handle)
+    holder = f"process {pid}" if pid is not None else "another process"
+    return (
+        f"{path}: {holder} has held the index lock ({lock}) for more than {wait:g} s; "
+        f"nothing was written (wait for it to finish or stop it, then retry; "
+        f"{LOCK_TIMEOUT_VARIABLE} sets how many seconds to wait)"
+    )
+
+
+def _remove_stale_temps(path: Path) -> None:
+    # Under the lock no writer is active, so any temp file left is from a killed process.
+    for leftover in path.parent.glob(temp_prefix(path) + "*.tmp"):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
+
+
+def write_index_atomic(path: Path, index: Index) -> None:
+    """Write the index atomically (see `write_bytes_atomic`); the caller holds the lock."""
+    data = dumps_js(index)
+    write_bytes_atomic(path, data, what="the index")
+    held = _HELD.get(os.path.abspath(path))
+    if held is not None:
+        held.remember(data)
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise CorruptIndexError(str(path), "is a directory, not an index file") from None
+    except OSError as exc:
+        raise CorruptIndexError(str(path), f"cannot be read: {exc.strerror}") from None
+
+
+#: A fast change: from the file's bytes, None (take the full path) or (the new bytes, or None
+#: when nothing changed; how many leading bytes they keep; the result; the (old, new) entries
+#: added or altered). It is pure: storage uses its answer only if the bytes are proven.
+FastChange = Callable[[bytes], "tuple[bytes | None, int, Any, list[tuple[Any, Any]]] | None"]
+
+
+def _try_fast(
+    held: Held, data: bytes, fast: FastChange, path: Path
+) -> tuple[bool, Any, str | None]:
+    """(applied, result, digest of `data` if computed): the fast change on proven bytes."""
+    # Like `_loads`, a fast change parses many small objects and keeps them: no GC passes.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        outcome = fast(data)
+    except RiverbedError:
+        # A refusal counts only on bytes the splice may trust; otherwise the full path decides.
+        if held.verified(data):
+            raise
+        return False, None, None
+    finally:
+        gc.freeze()
+        gc.unfreeze()
+        if collecting:
+            gc.enable()
+    if outcome is None:
+        return False, None, None
+    new_data, same, result, written = outcome
+    if new_data is None:
+        content_digest = digest(data)
+        return held.known(content_digest), result, content_digest
+    old_digest, new_digest = _digests(data, new_data, same)
+    if not held.known(old_digest):
+        return False, None, old_digest
+    digests: list[str] = []
+
+    def hashed_and_checked() -> None:
+        # Runs while the new bytes are written and synced; a refusal leaves the file as it was.
+        digests.append(new_digest())
+        for old, new in written:
+            check_entry_written(old, new)
+
+    write_bytes_atomic(path, new_data, what="the index", meanwhile=hashed_and_checked)
+    held.remember(new_data, digests[0])
+    return True, result, old_digest
+
+
+def update_index(
+    path: Path,
+    change: Callable[[Index], tuple[Index, bool, Any]],
+    *,
+    fast: FastChange | None = None,
+) -> Any:
+    """Lock, read (refusing a corrupt file), apply `change`, write only if it changed anything.
+
+    This is the one update path: every entry a change adds or alters is checked (nesting
+    depth, secrets) before anything is written. When the file is proven canonical and valid
+    (see `Held`), `fast` may edit its bytes in place, and otherwise the file is parsed
+    without being validated again.
+    """
+    with locked(path) as held:
+        data = _read_bytes(path)
+        content_digest = None
+        if fast is not None and data is not None:
+            applied, result, content_digest = _try_fast(held, data, fast, path)
+            if applied:
+                return result
+        if data is None:
+            index = empty_index()
+        elif held.known(content_digest or digest(data)):
+            index = _loads(data, str(path))
+        else:
+            index, canonical = _parse(data, str(path))
+            if canonical:
+                held.remember(data, content_digest)
+        new_index, changed, result = change(index)
+        if changed:
+            check_written(index, new_index)
+            write_index_atomic(path, new_index)
+        return result
+
+
+def replace_index(path: Path, index: Index) -> None:
+    """Write a whole new index to `path` under the lock (a merge's output), checking each entry."""
+    with locked(path):
+        check_written(None, index)
+        write_index_atomic(path, index)

@@ -1,0 +1,231 @@
+"""The store API: load, append, supersede, archive and expire entries of an index file."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from riverbed.errors import DuplicateEntryError, InvalidEntryError
+from riverbed.index import lifecycle, splice
+from riverbed.index.dates import (
+    effective_expiry,
+    format_timestamp,
+    is_valid_date,
+    unparseable_expiry_warning,
+    utc_now,
+)
+from riverbed.index.jsonbytes import loads
+from riverbed.index.lifecycle import ExpireReport
+from riverbed.index.model import Entry, Index
+from riverbed.index.schema import INDEX_SCHEMA, check_entry, describe, entry_problems, validator
+from riverbed.index.storage import WarningSink, read_index, update_index
+
+PathLike = str | os.PathLike[str]
+#: Up to this many entries an append edits the file's bytes in place (see storage.Held).
+_SPLICED_BATCH = 8
+#: What an in-place append returns to the update path (see storage.FastChange).
+_Spliced = tuple[bytes | None, int, "AppendReport", list[tuple[None, Entry]]]
+
+
+class RiverbedWarning(UserWarning):
+    """A problem in memory written elsewhere that riverbed tolerates and reports."""
+
+
+@dataclass(frozen=True)
+class AppendReport:
+    """Ids appended and ids skipped because an identical entry was already there."""
+
+    appended: tuple[str, ...] = ()
+    unchanged: tuple[str, ...] = ()
+
+
+def date_warnings(index: Index) -> list[str]:
+    """One warning per entry whose effective expiry is not a valid RFC 3339 date."""
+    out = []
+    # Only entries that carry an expiry are looked at: most carry none.
+    dated = [e for e in index["entries"] if "expiresAt" in e or "expiresAt" in e.get("context", ())]
+    for entry in dated:
+        value = effective_expiry(entry)
+        if value is not None and not is_valid_date(value):
+            out.append(unparseable_expiry_warning(entry, value))
+    return out
+
+
+def _default_sink(message: str) -> None:
+    warnings.warn(message, RiverbedWarning, stacklevel=3)
+
+
+def load_memory(path: PathLike, *, on_warning: WarningSink | None = None) -> Index:
+    """Read the index at `path` (missing → empty); CorruptIndexError when it is not valid."""
+    index = read_index(Path(path))
+    sink = on_warning or _default_sink
+    for message in date_warnings(index):
+        sink(message)
+    return index
+
+
+def validate_index(index: object) -> list[str]:
+    """Every problem of an index document, formats and suppression contexts included."""
+    problems = [describe(e, index) for e in validator(INDEX_SCHEMA, strict=True).iter_errors(index)]
+    if not isinstance(index, dict) or not isinstance(index.get("entries"), list):
+        return problems
+    seen: set[str] = set()
+    for position, entry in enumerate(index["entries"]):
+        if not isinstance(entry, dict):
+            continue
+        entry_id = entry.get("id")
+        if isinstance(entry_id, str):
+            if entry_id in seen:
+                problems.append(f"$.entries[{position}]: duplicate id {entry_id!r}")
+            seen.add(entry_id)
+        if entry.get("type") == "suppression":
+            for problem in entry_problems(entry):
+                if problem.startswith("context"):
+                    field, _, what = problem.partition(": ")
+                    problems.append(
+                        f"entry {entry_id!r}, field {field}: {what} ($.entries[{position}].{field})"
+                    )
+    return problems
+
+
+def _check_new(entry: Entry) -> None:
+    # Depth and secrets are checked by the one update path (storage.update_index).
+    if not isinstance(entry, dict):
+        raise InvalidEntryError(f"an entry must be a JSON object, not {type(entry).__name__}")
+    check_entry(entry)
+
+
+def append_entries(
+    path: PathLike, entries: Iterable[Entry], *, now: datetime | None = None
+) -> AppendReport:
+    """Validate every entry, then append them all with one read and one write."""
+    batch = list(entries)
+    for entry in batch:
+        _check_new(entry)
+    moment = now or utc_now()
+
+    def change(index: Index) -> tuple[Index, bool, AppendReport]:
+        existing = {e["id"]: e for e in index["entries"]}
+        added, report = _sort_batch(batch, existing.get)
+        if not added:
+            return index, False, report
+        new_index = {**index, "entries": [*index["entries"], *added]}
+        if "generatedAt" in index:
+            new_index["generatedAt"] = format_timestamp(moment)
+        return new_index, True, report
+
+    def fast(
+        data: bytes,
+    ) -> tuple[bytes | None, int, AppendReport, list[tuple[None, Entry]]] | None:
+        # A handful of entries is spliced in; a big batch is one full write anyway, and an
+        # index carrying `generatedAt` needs it refreshed.
+        if len(batch) > _SPLICED_BATCH or splice.top_level_key(data, "generatedAt"):
+            return None
+        added, report = _sort_batch(batch, lambda entry_id: _entry_in(data, entry_id))
+        if not added:
+            return None, 0, report, []
+        spliced = splice.append(data, added)
+        if spliced is None:
+            return None
+        new_data, same = spliced
+        return new_data, same, report, [(None, e) for e in added]
+
+    result: AppendReport = update_index(Path(path), change, fast=fast)
+    return result
+
+
+def _entry_in(data: bytes, entry_id: str) -> Entry | None:
+    span = splice.find_entry(data, entry_id)
+    if span is None:
+        return None
+    entry: Entry = loads(data[span[0] : span[1]])
+    return entry
+
+
+def _sort_batch(
+    batch: list[Entry], existing: Callable[[str], Entry | None]
+) -> tuple[list[Entry], AppendReport]:
+    """The entries to add, and the report; an id already taken by another body is refused."""
+    taken: dict[str, Entry] = {}
+    added: list[Entry] = []
+    appended: list[str] = []
+    unchanged: list[str] = []
+    for entry in batch:
+        entry_id = entry["id"]
+        previous = taken[entry_id] if entry_id in taken else existing(entry_id)
+        if previous is not None:
+            if previous != entry:
+                raise DuplicateEntryError(
+                    f"an entry with id {entry_id!r} already exists with different content "
+                    "(choose another id, or supersede the old entry)"
+                )
+            unchanged.append(entry_id)
+            continue
+        taken[entry_id] = entry
+        added.append(entry)
+        appended.append(entry_id)
+    return added, AppendReport(tuple(appended), tuple(unchanged))
+
+
+def append_entry(path: PathLike, entry: Entry, *, now: datetime | None = None) -> Entry:
+    """Append one validated entry (an identical existing entry is a no-op); returns it."""
+    append_entries(path, [entry], now=now)
+    return entry
+
+
+def supersede(path: PathLike, old_id: str, new_id: str, *, now: datetime | None = None) -> Entry:
+    """Mark `old_id` superseded by `new_id`; returns the updated old entry."""
+    moment = now or utc_now()
+
+    def change(index: Index) -> tuple[Index, bool, Entry]:
+        result = lifecycle.supersede(index, old_id, new_id, moment)
+        return result.index, result.changed, result.entry
+
+    entry: Entry = update_index(Path(path), change)
+    return entry
+
+
+def archive_entry(
+    path: PathLike, entry_id: str, *, reason: str, now: datetime | None = None
+) -> Entry:
+    """Archive one entry with a reason; archiving an archived entry is a no-op."""
+    moment = now or utc_now()
+
+    def change(index: Index) -> tuple[Index, bool, Entry]:
+        result = lifecycle.archive(index, entry_id, reason, moment)
+        return result.index, result.changed, result.entry
+
+    entry: Entry = update_index(Path(path), change)
+    return entry
+
+
+def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireReport:
+    """Archive every active entry past its effective expiry; writes only when one changed."""
+    moment = now or utc_now()
+
+    def change(index: Index) -> tuple[Index, bool, ExpireReport]:
+        new_index, report = lifecycle.expire(index, moment)
+        return new_index, bool(report.archived), report
+
+    def fast(data: bytes) -> tuple[bytes | None, int, ExpireReport, list[tuple[Entry, Entry]]]:
+        # Only entries carrying an expiry can expire or warn: parse those alone, apply the
+        # same rule to them, and swap in the bytes of the ones it archives.
+        spans = splice.entries_with_expiry(data)
+        candidates: list[Entry] = [loads(data[first:last]) for first, last in spans]
+        changed, report = lifecycle.expire({"entries": candidates}, moment)
+        pairs = [
+            (span, old, new)
+            for span, old, new in zip(spans, candidates, changed["entries"], strict=True)
+            if new is not old
+        ]
+        if not pairs:
+            return None, 0, report, []
+        new_data = splice.archive_many(data, pairs)
+        return new_data, pairs[0][0][0], report, [(old, new) for _, old, new in pairs]
+
+    report: ExpireReport = update_index(Path(path), change, fast=fast)
+    return report

@@ -1,0 +1,105 @@
+"""What every write of the index checks in the entries it adds or changes: depth and secrets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from riverbed.errors import InvalidEntryError, SecretInEntryError
+from riverbed.index.jsonbytes import MAX_DEPTH, too_deep
+from riverbed.index.model import STATUSES, Entry, Index
+from riverbed.index.schema import load_schema
+from riverbed.index.secrets import find_secret, secret_kind
+
+# In the index an entry is level 3 (index object, entries array, entry), so it may nest
+# two levels fewer than the index may.
+_ENTRY_LIMIT = MAX_DEPTH - 2
+
+
+def _scan(value: Any, path: str) -> tuple[str, str] | None:
+    if isinstance(value, str):
+        # An enum value of the schema (a status) is not a credential.
+        kind = None if value in STATUSES else secret_kind(value)
+        return None if kind is None else (path, kind)
+    found = find_secret(value)
+    return None if found is None else (path + found[0][1:], found[1])
+
+
+def _field_names() -> frozenset[str]:
+    schema = load_schema("riverbed-entry.schema.json")
+    return frozenset([*schema["properties"], *schema["properties"]["metadata"]["properties"]])
+
+
+#: The entry schema's own field names: as keys they are not credentials (computed once).
+_FIELDS: list[frozenset[str]] = []
+
+
+def _known_field(key: str) -> bool:
+    if not _FIELDS:
+        _FIELDS.append(_field_names())
+    return key in _FIELDS[0]
+
+
+def _changed_secret(old: Any, new: Any, path: str) -> tuple[str, str] | None:
+    """The first credential among the values `new` adds or changes relative to `old`."""
+    if old is new:
+        return None
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key, value in new.items():
+            # Most values of a changed entry are the very objects it had: skip those inline.
+            if key in old:
+                before = old[key]
+                if before is value:
+                    continue
+                found = _changed_secret(before, value, f"{path}.{key}")
+            elif not _known_field(key) and (kind := secret_kind(str(key))):
+                found = f"{path} (a key)", kind
+            else:
+                found = _scan(value, f"{path}.{key}")
+            if found:
+                return found
+        return None
+    return None if old == new else _scan(new, path)
+
+
+def _label(entry: Entry, field: str) -> str:
+    # An id is shown only when it is not itself where the credential sits.
+    entry_id = entry.get("id")
+    if field.startswith("$.id") or not isinstance(entry_id, str):
+        return "an entry"
+    return f"entry {entry_id!r}"
+
+
+def check_entry_written(old: Entry | None, new: Entry) -> None:
+    """Refuse `new` (replacing `old`, or added when None) if it nests too deep or adds a secret.
+
+    Only what changed is scanned, so text already in the index is not refused again; the
+    refusal names the entry and the field, never the credential.
+    """
+    # A changed entry's values come from an index already read within the limit, or from
+    # riverbed's own lifecycle edits; only a new entry can bring new depth.
+    where = too_deep(new, named_steps=1, limit=_ENTRY_LIMIT) if old is None else None
+    if where is not None:
+        raise InvalidEntryError(
+            f"{_label(new, where)}: {where} nests objects and arrays too deep (an index "
+            f"nests at most {MAX_DEPTH} levels, the entry itself being level 3); flatten it"
+        )
+    found = _changed_secret({} if old is None else old, new, "$")
+    if found is not None:
+        field, kind = found
+        raise SecretInEntryError(
+            f"{_label(new, field)}: {field} looks like a {kind}; memory is shared and "
+            "long-lived, so remove the credential (and rotate it) before writing the entry"
+        )
+
+
+def check_written(before: Index | None, after: Index) -> None:
+    """Check every entry of `after` that is not, unchanged, in `before` (the one write check)."""
+    previous = [] if before is None else before["entries"]
+    kept = set(map(id, previous))
+    by_id: dict[Any, Entry] | None = None
+    for entry in after["entries"]:
+        if id(entry) in kept:
+            continue
+        if by_id is None:
+            by_id = {e.get("id"): e for e in previous if isinstance(e, dict)}
+        check_entry_written(by_id.get(entry.get("id")), entry)

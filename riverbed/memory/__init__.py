@@ -1,0 +1,1 @@
+"""Applying memory: selection, suppressions, the review pipeline, status, tensions, learning."""

@@ -1,0 +1,119 @@
+"""Baselines: the base's finding fingerprints, from a findings file or kept in memory (pure)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from riverbed.findings.interface import Finding
+from riverbed.index.dates import expiry_status, format_timestamp
+from riverbed.index.model import Entry, Index, context, is_active, metadata
+
+#: The tag and `context.kind` that mark a baseline entry (an ordinary `review` entry in v1).
+BASELINE_TAG = "riverbed-baseline"
+BASELINE_KIND = "findings-baseline"
+#: A recorded baseline older than this no longer applies (a stale base hides new findings).
+BASELINE_LIFETIME = timedelta(days=90)
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The v1 fingerprints of the base's findings, and where they came from."""
+
+    fingerprints: frozenset[str]
+    source: str
+    findings: int = 0
+
+
+def baseline_from_findings(findings: Sequence[Finding], source: str) -> Baseline:
+    """The baseline of a findings file (SARIF, River or rdjson, read as --findings)."""
+    return Baseline(frozenset(f.fingerprint for f in findings), source, len(findings))
+
+
+def is_baseline_entry(entry: Entry) -> bool:
+    """True for the entry a baseline is kept in."""
+    return entry.get("type") == "review" and context(entry).get("kind") == BASELINE_KIND
+
+
+def baseline_entry(
+    findings: Sequence[Finding],
+    *,
+    now: datetime,
+    author: str,
+    branch: str | None = None,
+    commit: str | None = None,
+) -> Entry:
+    """A `review` entry holding the findings' fingerprints, valid under River Reviewer's v1."""
+    fingerprints = sorted({f.fingerprint for f in findings})
+    digest = hashlib.sha256("\n".join(fingerprints).encode()).hexdigest()[:12]
+    where = f" of {branch}" if branch else ""
+    at = f" at {commit[:12]}" if commit else ""
+    ctx: dict[str, object] = {
+        "kind": BASELINE_KIND,
+        "fingerprintAlgo": "v1",
+        "digest": digest,
+        "fingerprints": fingerprints,
+        "findings": len(findings),
+    }
+    if branch:
+        ctx["branch"] = branch
+    if commit:
+        ctx["commit"] = commit
+    return {
+        "id": f"baseline-{digest}-{now.strftime('%Y%m%d%H%M%S')}",
+        "type": "review",
+        "title": f"Findings baseline{where}{at}",
+        "content": (
+            f"{len(fingerprints)} distinct finding fingerprints{where}{at}, recorded so that "
+            "reviews report only findings the base does not have (riverbed --baseline memory)."
+        ),
+        "metadata": {
+            "createdAt": format_timestamp(now),
+            "author": author,
+            "tags": [BASELINE_TAG],
+        },
+        "context": ctx,
+        "expiresAt": format_timestamp(now + BASELINE_LIFETIME),
+    }
+
+
+def same_baseline(entry: Entry, other: Entry) -> bool:
+    """True when two baseline entries hold the same fingerprints (by digest)."""
+    digest = context(entry).get("digest")
+    return isinstance(digest, str) and digest == context(other).get("digest")
+
+
+def retired(entry: Entry) -> Entry:
+    """A superseded baseline without its fingerprint list: the index keeps a small stub."""
+    ctx = {k: v for k, v in context(entry).items() if k != "fingerprints"}
+    values = context(entry).get("fingerprints")
+    ctx["fingerprintsDropped"] = len(values) if isinstance(values, list) else 0
+    return {**entry, "context": ctx}
+
+
+def current_baselines(index: Index, now: datetime) -> list[Entry]:
+    """Active, unexpired baseline entries, newest first."""
+    found = [
+        e
+        for e in index.get("entries", [])
+        if is_baseline_entry(e) and is_active(e) and not expiry_status(e, now)[0]
+    ]
+    return sorted(found, key=lambda e: str(metadata(e).get("createdAt", "")), reverse=True)
+
+
+def baseline_from_memory(index: Index, now: datetime) -> Baseline | None:
+    """The newest baseline kept in memory, or None when there is none (or it expired)."""
+    entries = current_baselines(index, now)
+    if not entries:
+        return None
+    entry = entries[0]
+    values = context(entry).get("fingerprints")
+    prints: Iterable[object] = values if isinstance(values, list) else ()
+    count = context(entry).get("findings")
+    return Baseline(
+        frozenset(p for p in prints if isinstance(p, str)),
+        f"memory entry {entry.get('id')}",
+        count if isinstance(count, int) else 0,
+    )

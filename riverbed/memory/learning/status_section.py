@@ -1,0 +1,113 @@
+"""The "learning" section of `riverbed status` and the MCP `status` tool (pure)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from riverbed.index.model import Entry, Index
+from riverbed.memory.learning.analysis import DEFAULT_THRESHOLDS, analyze_memory
+from riverbed.memory.learning.candidates import offers
+from riverbed.memory.learning.model import Thresholds
+from riverbed.memory.learning.render import thresholds_line
+
+
+def learning_section(
+    index: Index,
+    now: datetime,
+    *,
+    limit: int,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    active: Sequence[Entry] | None = None,
+    evals: Sequence[tuple[int, Entry]] | None = None,
+    candidates: Sequence[Entry] | None = None,
+) -> dict[str, Any]:
+    """Counts and the first `limit` items of what `riverbed insights` reports in full.
+
+    When the caller has them (in index order): `active`, the suppressions in effect at `now`;
+    `evals`, the `eval_result` entries with their positions; `candidates`, the promotion
+    candidates. Without them each is read from `index`.
+    """
+    insights = analyze_memory(index, now=now, thresholds=thresholds, active=active, evals=evals)
+    table = offers(index, candidates)
+    states: Counter[str] = Counter()
+    clusters = []
+    for cluster in insights.clusters:
+        offer = table.get(cluster.cluster_id)
+        state = offer.state if offer else "not written"
+        states[state] += 1
+        clusters.append(
+            {
+                "clusterId": cluster.cluster_id,
+                "kind": cluster.kind,
+                "key": cluster.key,
+                "weight": cluster.weight,
+                "authors": len(cluster.authors),
+                "state": offer.describe() if offer else "no candidate written yet",
+            }
+        )
+    cut = insights.cuts
+    return {
+        "thresholds": thresholds.as_dict(),
+        "repeated": {
+            "count": len(clusters),
+            "shown": min(len(clusters), limit),
+            "items": clusters[:limit],
+            "candidates": {
+                s: states.get(s, 0) for s in ("offered", "declined", "promoted", "not written")
+            },
+            "belowMinPrs": cut.clusters_below_min_prs,
+        },
+        "stale": {
+            "count": len(insights.stale),
+            "shown": min(len(insights.stale), limit),
+            "items": [s.as_dict() for s in insights.stale[:limit]],
+            "younger": cut.risks_younger,
+            "withoutCreatedAt": cut.risks_without_date,
+        },
+        "drift": {
+            "count": len(insights.drift),
+            "series": insights.series,
+            "items": [{"suite": d.suite, "metric": d.metric} for d in insights.drift[:limit]],
+            "shorterThanDriftRuns": cut.series_short,
+        },
+        "regressions": len(insights.regressions),
+    }
+
+
+def _more(block: dict[str, Any]) -> str:
+    return f"; {block['shown']} shown" if block["shown"] < block["count"] else ""
+
+
+def render_learning(section: dict[str, Any]) -> list[str]:
+    """The section as lines of the terminal view."""
+    t = section["thresholds"]
+    line = thresholds_line(Thresholds(t["minPrs"], t["staleDays"], t["driftRuns"], t["tolerance"]))
+    repeated, stale, drift = section["repeated"], section["stale"], section["drift"]
+    states = ", ".join(f"{n} {s}" for s, n in repeated["candidates"].items() if n)
+    lines = [
+        f"Learning ({line}):",
+        f"  repeated suppressions: {repeated['count']} cluster(s)"
+        + (f" ({states})" if states else "")
+        + f"{_more(repeated)}; {repeated['belowMinPrs']} below min-prs",
+    ]
+    lines += [
+        f"    {i['kind']} {i['key']}: weight {i['weight']}, {i['authors']} author(s) — "
+        f"{i['clusterId']}: {i['state']}"
+        for i in repeated["items"]
+    ]
+    lines.append(
+        f"  stale accepted risks: {stale['count']}{_more(stale)} "
+        f"({stale['younger']} younger, {stale['withoutCreatedAt']} undated)"
+    )
+    lines += [f"    {s['id']}: {s['severity']}, {s['ageDays']} days" for s in stale["items"]]
+    lines.append(
+        f"  eval drift: {drift['count']} of {drift['series']} series "
+        f"({drift['shorterThanDriftRuns']} too short); current regressions: "
+        f"{section['regressions']}"
+    )
+    lines += [f"    {d['suite']} · {d['metric']}" for d in drift["items"]]
+    lines.append("  details and suggestions: `riverbed insights`")
+    return lines

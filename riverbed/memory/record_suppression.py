@@ -1,0 +1,348 @@
+"""Creating and revoking suppressions in River Reviewer's shape, written through the store."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from riverbed.errors import (
+    DuplicateEntryError,
+    EntryNotFoundError,
+    GuardedSeverityError,
+    InvalidTransitionError,
+    UsageError,
+)
+from riverbed.index.build import build_entry
+from riverbed.index.dates import expiry_status, parse_expires_at, utc_now
+from riverbed.index.ids import slug
+from riverbed.index.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES, Entry, Index, context
+from riverbed.index.model import is_active as status_is_active
+from riverbed.memory.select import is_revocation, revoked_ids
+from riverbed.memory.suppress import GUARDED_SEVERITIES
+
+PathLike = str | os.PathLike[str]
+_FINGERPRINT = re.compile(r"[0-9a-f]{16}")
+#: How many generations of one suppression id are tried before giving up (revoke/re-suppress).
+_MAX_GENERATIONS = 100
+
+
+@dataclass(frozen=True)
+class WriteOutcome:
+    """The entry in the index after a write, and whether this call appended it."""
+
+    entry: Entry
+    written: bool
+
+
+def _choice(value: str | None, allowed: tuple[str, ...], flag: str) -> None:
+    if value is not None and value not in allowed:
+        raise UsageError(f"{flag} {value!r} is not one of {', '.join(allowed)}")
+
+
+def _validate(
+    *,
+    fingerprint: str | None,
+    rule_id: str | None,
+    paths: list[str],
+    reason: str,
+    feedback_type: str,
+    severity: str | None,
+) -> None:
+    if fingerprint is None and rule_id is None:
+        with_paths = " (--path globs narrow a --rule suppression)" if paths else ""
+        raise UsageError(
+            "a suppression needs what to suppress: a fingerprint (as `riverbed review` prints "
+            f"it) or a rule id with --rule RULE; neither was given{with_paths}"
+        )
+    if fingerprint is not None and rule_id is not None:
+        raise UsageError(
+            f"give a fingerprint or --rule, not both (got fingerprint {fingerprint!r} "
+            f"and --rule {rule_id!r})"
+        )
+    if fingerprint is not None and not _FINGERPRINT.fullmatch(fingerprint):
+        raise UsageError(
+            f"{fingerprint!r} is not a v1 fingerprint (16 lower-case hex characters, "
+            "as `riverbed review` prints them)"
+        )
+    if paths and rule_id is None:
+        raise UsageError("path globs (--path) go with --rule, not with a fingerprint")
+    if not reason.strip():
+        raise UsageError(
+            "a suppression needs a reason (--reason): say why the finding is acceptable"
+        )
+    _choice(feedback_type, FEEDBACK_TYPES, "--type")
+    _choice(severity, SEVERITIES, "--severity")
+    if severity in GUARDED_SEVERITIES and feedback_type != "accepted_risk":
+        raise GuardedSeverityError(severity, feedback_type)
+
+
+def suppression_id(defining: dict[str, Any], stem: str) -> str:
+    """`suppression-{stem}-{8 hex}`: the same command always yields the same id."""
+    canonical = json.dumps(defining, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:8]
+    return f"suppression-{stem}-{digest}"
+
+
+def _title(fingerprint: str | None, rule_id: str | None, paths: list[str], files: list[str]) -> str:
+    if fingerprint is not None:
+        where = f" in {files[0]}" if files else ""
+        return f"Suppress finding {fingerprint}{where}"
+    scope = ", ".join(paths) if paths else "every file"
+    title = f"Suppress {rule_id} in {scope}"
+    return title if len(title) <= 200 else title[:199] + "…"
+
+
+def build_suppression_entry(
+    *,
+    fingerprint: str | None = None,
+    rule_id: str | None = None,
+    paths: Iterable[str] = (),
+    reason: str,
+    feedback_type: str | None = None,
+    severity: str | None = None,
+    scope: str = "file",
+    related_files: Iterable[str] = (),
+    expires_at: str | None = None,
+    phase: str | None = None,
+    author: str,
+    source_pr: int | None = None,
+    source_comment_id: int | None = None,
+    links: Iterable[str] = (),
+    now: datetime,
+    generation: int = 1,
+    finding_rule: str | None = None,
+) -> Entry:
+    """A new suppression entry (pure); its id is derived from everything that defines it.
+
+    `finding_rule` (the rule of the finding a fingerprint suppression hides, when known) is
+    recorded as `context.ruleId` for the learning analytics; it does not change the id.
+    """
+    path_list = list(dict.fromkeys(paths))
+    files = list(dict.fromkeys(related_files))
+    feedback = feedback_type or "false_positive"
+    _validate(
+        fingerprint=fingerprint,
+        rule_id=rule_id,
+        paths=path_list,
+        reason=reason,
+        feedback_type=feedback,
+        severity=severity,
+    )
+    _choice(scope, SCOPES, "--scope")
+    _choice(phase, PHASES, "--phase")
+    if expires_at is not None:
+        parse_expires_at(expires_at)
+    ctx: dict[str, Any] = {"scope": scope, "active": True, "feedbackType": feedback}
+    if fingerprint is not None:
+        ctx["fingerprint"] = fingerprint
+        ctx["fingerprintAlgo"] = "v1"
+    if severity is not None:
+        ctx["severity"] = severity
+    if rule_id is not None:
+        ctx["match"] = {"ruleId": rule_id, "paths": path_list} if path_list else {"ruleId": rule_id}
+    if source_pr is not None:
+        ctx["sourcePR"] = source_pr
+    if source_comment_id is not None:
+        ctx["sourceCommentId"] = source_comment_id
+    defining = {
+        "context": ctx,
+        "reason": reason.strip(),
+        "relatedFiles": files,
+        "expiresAt": expires_at,
+        "phase": phase,
+    }
+    stem = fingerprint if fingerprint is not None else (slug(rule_id or "", words=4) or "rule")
+    entry_id = suppression_id(defining, stem)
+    if generation > 1:
+        entry_id = f"{entry_id}-{generation}"
+    if finding_rule and fingerprint is not None:
+        ctx["ruleId"] = finding_rule
+    return build_entry(
+        type="suppression",
+        title=_title(fingerprint, rule_id, path_list, files),
+        content=reason.strip(),
+        author=author,
+        now=now,
+        phase=phase,
+        files=files,
+        expires=expires_at,
+        entry_id=entry_id,
+        context=ctx,
+        links=list(dict.fromkeys(links)),
+    )
+
+
+def in_effect(entry: Entry, revoked: set[str], now: datetime) -> bool:
+    """True when a suppression entry would still apply: active, not revoked, not expired."""
+    return (
+        status_is_active(entry)
+        and context(entry).get("active") is True
+        and entry.get("id") not in revoked
+        and not expiry_status(entry, now)[0]
+    )
+
+
+def _load(path: PathLike) -> Index:
+    # Like every write (store.append_entries reads through storage too), this needs the
+    # entries, not date warnings: those belong to the reads that use memory.
+    from pathlib import Path
+
+    from riverbed.index.storage import read_index
+
+    return read_index(Path(path))
+
+
+def write_suppression(
+    path: PathLike, *, now: datetime | None = None, **fields: Any
+) -> WriteOutcome:
+    """Append a suppression unless an identical one is already in effect (then a no-op)."""
+    from riverbed.index.store import append_entries
+
+    moment = now or utc_now()
+    for attempt in range(2):  # a second pass only after losing a race to an identical writer
+        index = _load(path)
+        by_id = {e["id"]: e for e in index["entries"]}
+        revoked = revoked_ids(index)
+        for generation in range(1, _MAX_GENERATIONS + 1):
+            entry = build_suppression_entry(now=moment, generation=generation, **fields)
+            existing = by_id.get(entry["id"])
+            if existing is None:
+                try:
+                    append_entries(path, [entry], now=moment)
+                except DuplicateEntryError:
+                    if attempt:
+                        raise
+                    break
+                return WriteOutcome(entry, True)
+            if existing.get("type") == "suppression" and in_effect(existing, revoked, moment):
+                return WriteOutcome(existing, False)
+        else:
+            raise InvalidTransitionError(
+                f"{_MAX_GENERATIONS} revoked or expired copies of this suppression exist; "
+                "change the reason or scope to create a new one"
+            )
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def create_suppression(
+    path: PathLike,
+    *,
+    fingerprint: str | None = None,
+    rule_id: str | None = None,
+    paths: Iterable[str] = (),
+    reason: str,
+    feedback_type: str | None = None,
+    severity: str | None = None,
+    scope: str = "file",
+    related_files: Iterable[str] = (),
+    expires_at: str | None = None,
+    phase: str | None = None,
+    author: str,
+    source_pr: int | None = None,
+    source_comment_id: int | None = None,
+    links: Iterable[str] = (),
+    now: datetime | None = None,
+) -> Entry:
+    """Record a suppression (by fingerprint, or by rule + path globs); re-running is a no-op.
+
+    `links` (e.g. the URL of the comment that asked for it) go to `metadata.links`; they are
+    not part of what defines the suppression, so the same request from elsewhere is a no-op.
+    """
+    return write_suppression(
+        path,
+        now=now,
+        fingerprint=fingerprint,
+        rule_id=rule_id,
+        paths=tuple(paths),
+        reason=reason,
+        feedback_type=feedback_type,
+        severity=severity,
+        scope=scope,
+        related_files=tuple(related_files),
+        expires_at=expires_at,
+        phase=phase,
+        author=author,
+        source_pr=source_pr,
+        source_comment_id=source_comment_id,
+        links=tuple(links),
+    ).entry
+
+
+def build_revocation_entry(
+    suppression_id: str, *, reason: str, author: str, now: datetime, entry_id: str | None = None
+) -> Entry:
+    """A `resurface` entry with `context.action: "revoke"` naming the suppression (pure)."""
+    if not reason.strip():
+        raise UsageError("a revocation needs a reason (--reason)")
+    return build_entry(
+        type="resurface",
+        title=f"Revoke {suppression_id}",
+        content=reason.strip(),
+        author=author,
+        now=now,
+        entry_id=entry_id or f"resurface-revoke-{suppression_id}",
+        context={"action": "revoke", "suppressionId": suppression_id},
+    )
+
+
+def _revocation_of(index: Index, suppression_id: str) -> Entry | None:
+    for entry in index["entries"]:
+        if is_revocation(entry) and context(entry).get("suppressionId") == suppression_id:
+            found: Entry = entry
+            return found
+    return None
+
+
+def write_revocation(
+    path: PathLike, suppression_id: str, *, reason: str, author: str, now: datetime | None = None
+) -> WriteOutcome:
+    """Append a revocation of `suppression_id`; an existing revocation makes this a no-op."""
+    from riverbed.index.store import append_entries
+
+    moment = now or utc_now()
+    for attempt in range(2):
+        index = _load(path)
+        target = next((e for e in index["entries"] if e.get("id") == suppression_id), None)
+        if target is None:
+            raise EntryNotFoundError(
+                f"no suppression with id {suppression_id!r} in {path} "
+                "(list them with `riverbed query --type suppression --all`)"
+            )
+        if target.get("type") != "suppression":
+            raise InvalidTransitionError(
+                f"{suppression_id!r} is a {target.get('type')} entry, not a suppression; "
+                "use `riverbed archive` to retire it"
+            )
+        existing = _revocation_of(index, suppression_id)
+        if existing is not None:
+            return WriteOutcome(existing, False)
+        taken = {e["id"] for e in index["entries"]}
+        entry_id = f"resurface-revoke-{suppression_id}"
+        suffix = 2
+        while entry_id in taken:
+            entry_id = f"resurface-revoke-{suppression_id}-{suffix}"
+            suffix += 1
+        entry = build_revocation_entry(
+            suppression_id, reason=reason, author=author, now=moment, entry_id=entry_id
+        )
+        try:
+            append_entries(path, [entry], now=moment)
+        except DuplicateEntryError:
+            if attempt:
+                raise
+            continue
+        return WriteOutcome(entry, True)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def revoke_suppression(
+    path: PathLike, suppression_id: str, *, reason: str, author: str, now: datetime | None = None
+) -> Entry:
+    """Revoke a suppression by appending a revocation record; revoking twice is a no-op."""
+    return write_revocation(path, suppression_id, reason=reason, author=author, now=now).entry

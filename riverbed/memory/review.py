@@ -1,0 +1,308 @@
+"""The one review pipeline: memory, suppressions, scope, baseline, evidence → ReviewResult."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from riverbed.findings.interface import Finding
+from riverbed.index.model import SEVERITY_RANK, Entry, Index, context
+from riverbed.memory.baseline import Baseline
+from riverbed.memory.change import FILTER_MODES, Change, FilterMode, Scope, finding_scope
+from riverbed.memory.evidence import EvidenceCheck, check_all, evidence_counts
+from riverbed.memory.globs import normalize_path
+from riverbed.memory.select import ChangedFiles, ReviewMemory, load_review_memory, should_resurface
+from riverbed.memory.severity import OverrideUse, SeverityOverride, apply_overrides
+from riverbed.memory.suppress import SuppressionDecision, SuppressionResult, apply_suppressions
+
+Outcome = Literal["kept", "suppressed", "suppressed_by_tool"]
+BaselineState = Literal["new", "unchanged"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the review decided about one finding."""
+
+    position: int
+    finding: Finding
+    outcome: Outcome
+    scope: Scope
+    #: `new` or `unchanged` against the baseline; None without one.
+    baseline_state: BaselineState | None
+    #: The suppression that hid it (outcome `suppressed`).
+    suppression: SuppressionDecision | None
+    #: Matching suppressions the severity guard refused (the finding stays kept).
+    guard_skips: tuple[SuppressionDecision, ...]
+    evidence: EvidenceCheck | None
+
+    @property
+    def in_scope(self) -> bool:
+        """True when the change is answerable for this finding."""
+        return self.scope == "change"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON view: the decision in the index's camelCase."""
+        out: dict[str, Any] = {
+            "fingerprint": self.finding.fingerprint,
+            "decision": self.outcome,
+            "scope": self.scope,
+        }
+        if self.baseline_state is not None:
+            out["baselineState"] = self.baseline_state
+        if self.suppression is not None:
+            out["suppressionId"] = self.suppression.suppression_id
+        if self.guard_skips:
+            out["skippedByGuard"] = [d.suppression_id for d in self.guard_skips]
+        return out
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    """Everything one review decided; every output (CLI, JSON, SARIF, PR review) reads this."""
+
+    phase: str | None
+    #: The filter mode asked for and the one that applied (line modes act as `file` without lines).
+    filter_mode: FilterMode
+    effective_mode: FilterMode
+    change: Change | None
+    baseline: Baseline | None
+    decisions: tuple[Decision, ...]
+    suppression: SuppressionResult
+    memory: ReviewMemory
+    #: Active, phase-filtered suppressions in effect for the change's files.
+    suppressions: tuple[Entry, ...]
+    #: In-effect suppressions whose related files changed: "still valid?".
+    resurfaced: tuple[Entry, ...]
+    warnings: tuple[str, ...] = ()
+    #: Facts about the scope (a fallback to file scope, a names-only change), for every output.
+    notes: tuple[str, ...] = ()
+    #: Severity overrides that re-graded findings before the guard (one per override used).
+    overrides: tuple[OverrideUse, ...] = ()
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every finding, in input order."""
+        return tuple(d.finding for d in self.decisions)
+
+    def _of(self, outcome: Outcome, *, in_scope: bool = True) -> tuple[Decision, ...]:
+        return tuple(d for d in self.decisions if d.outcome == outcome and d.in_scope == in_scope)
+
+    @property
+    def kept(self) -> tuple[Decision, ...]:
+        """In-scope findings no suppression hid: what is posted, listed and counted by fail-on."""
+        return self._of("kept")
+
+    @property
+    def suppressed(self) -> tuple[Decision, ...]:
+        """In-scope findings a memory suppression hid."""
+        return self._of("suppressed")
+
+    @property
+    def tool_suppressed(self) -> tuple[Decision, ...]:
+        """In-scope findings the producing tool itself suppressed."""
+        return self._of("suppressed_by_tool")
+
+    @property
+    def guard_skipped(self) -> tuple[Decision, ...]:
+        """In-scope kept findings a matching suppression could not hide (severity guard)."""
+        return tuple(d for d in self.kept if d.guard_skips)
+
+    @property
+    def outside(self) -> tuple[Decision, ...]:
+        """Findings outside the change (filter mode or baseline): counted, never posted."""
+        return tuple(d for d in self.decisions if not d.in_scope)
+
+    def failing(self, floor: str) -> tuple[Decision, ...]:
+        """In-scope kept findings at or above `floor` (`none` → none)."""
+        if floor == "none":
+            return ()
+        bar = SEVERITY_RANK[floor]
+        return tuple(d for d in self.kept if SEVERITY_RANK[d.finding.severity] >= bar)
+
+    def scope_line(self) -> str | None:
+        """The sentence that counts what is outside the change (None when nothing is)."""
+        outside = self.outside
+        if not outside:
+            return None
+        unchanged = sum(1 for d in outside if d.baseline_state == "unchanged")
+        by_filter = sum(
+            1
+            for d in outside
+            if finding_scope(d.finding, self.change, self.effective_mode) != "change"
+        )
+        mode = f"filter-mode {self.effective_mode}"
+        if by_filter and unchanged:
+            # A finding can be both: the two counts may add up to more than the total.
+            why = f"{by_filter} by {mode}, {unchanged} unchanged since the baseline"
+        else:
+            why = mode if by_filter else f"{unchanged} unchanged since the baseline"
+        noun = "finding" if len(outside) == 1 else "findings"
+        return f"{len(outside)} {noun} outside the change, not shown ({why})"
+
+    def counts(self) -> dict[str, Any]:
+        """Counts for summaries, `--json` and action outputs (per scope)."""
+
+        def tally(decisions: Sequence[Decision]) -> dict[str, int]:
+            return {
+                "findings": len(decisions),
+                "kept": sum(1 for d in decisions if d.outcome == "kept"),
+                "suppressed": sum(1 for d in decisions if d.outcome == "suppressed"),
+                "suppressedByTool": sum(1 for d in decisions if d.outcome == "suppressed_by_tool"),
+                "skippedByGuard": sum(
+                    1 for d in decisions if d.outcome == "kept" and d.guard_skips
+                ),
+            }
+
+        in_scope = [d for d in self.decisions if d.in_scope]
+        used = {d.suppression.suppression_id for d in self.decisions if d.suppression}
+        out: dict[str, Any] = {
+            **tally(in_scope),
+            "outside": len(self.decisions) - len(in_scope),
+            "total": len(self.decisions),
+            "scope": {"change": tally(in_scope), "outside": tally(self.outside)},
+            "filterMode": self.effective_mode,
+            "suppressionsInEffect": len(self.suppressions),
+            "suppressionsUsed": len(used),
+            "resurfaced": len(self.resurfaced),
+            "memoryEntries": len(self.memory.entries),
+        }
+        if self.filter_mode != self.effective_mode:
+            out["filterModeRequested"] = self.filter_mode
+        if self.baseline is not None:
+            out["baseline"] = {
+                "source": self.baseline.source,
+                "new": sum(1 for d in self.decisions if d.baseline_state == "new"),
+                "unchanged": sum(1 for d in self.decisions if d.baseline_state == "unchanged"),
+            }
+        checks = [d.evidence for d in self.decisions if d.evidence is not None]
+        if checks:
+            out["evidence"] = evidence_counts(checks)
+        if self.overrides:
+            out["severityOverrides"] = [use.to_dict() for use in self.overrides]
+        return out
+
+
+def default_filter_mode(change: Change | None) -> FilterMode:
+    """`added` whenever a diff is known; `file` for a names-only change; else `nofilter`."""
+    if change is None:
+        return "nofilter"
+    return "file" if change.file_level else "added"
+
+
+def _active(memory: ReviewMemory) -> list[Entry]:
+    return [e for e in memory.suppressions if context(e).get("active") is True]
+
+
+def review_findings(
+    findings: Sequence[Finding],
+    index: Index,
+    *,
+    phase: str | None = None,
+    change: Change | None = None,
+    filter_mode: FilterMode | None = None,
+    baseline: Baseline | None = None,
+    now: datetime,
+    workspace: str | os.PathLike[str] | None = None,
+    severity_overrides: Sequence[SeverityOverride] = (),
+) -> ReviewResult:
+    """Apply the memory of `index` to `findings` for `change` in `phase`, scoped and labelled.
+
+    Severity overrides re-grade the findings first: the guard, fail-on and every output
+    see the overridden severity (fingerprints do not change).
+    """
+    if filter_mode is not None and filter_mode not in FILTER_MODES:
+        raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
+    graded = apply_overrides(findings, severity_overrides)
+    findings = graded.findings
+    requested = filter_mode or default_filter_mode(change)
+    mode = change.effective_mode(requested) if change is not None else "nofilter"
+    changed = change.paths if change is not None else ()
+    memory = load_review_memory(index, phase=phase, changed_files=changed, now=now)
+    in_effect = _active(memory)
+    # Suppressions are looked up for the changed files and for the files findings name: a
+    # linter that scans the whole repository must not resurrect findings already suppressed
+    # in files this change does not touch.
+    named = {normalize_path(f.file) for f in findings if f.file} - set(changed)
+    applicable = in_effect
+    if named:
+        wider = load_review_memory(
+            index, phase=phase, changed_files=[*changed, *sorted(named)], now=now
+        )
+        applicable = _active(wider)
+    if change is None:
+        in_effect = applicable  # no change known: the files the findings name are the change
+    result = apply_suppressions(findings, applicable, now=now)
+    changed_set = ChangedFiles(changed)
+    resurfaced = tuple(e for e in in_effect if should_resurface(e, changed_set, now=now))
+    checks = check_all(findings, workspace) if workspace is not None else None
+    suppressed_by = result.suppressed_by()
+    refused: dict[int, list[SuppressionDecision]] = {}
+    for item in result.skipped:
+        if item.finding_index not in suppressed_by:
+            refused.setdefault(item.finding_index, []).append(item)
+    decisions: list[Decision] = []
+    for position, finding in enumerate(findings):
+        state: BaselineState | None = None
+        if baseline is not None:
+            state = "unchanged" if finding.fingerprint in baseline.fingerprints else "new"
+        scope = finding_scope(finding, change, mode)
+        if state == "unchanged":
+            scope = "outside"
+        hidden = suppressed_by.get(position)
+        outcome: Outcome
+        if finding.suppressed_by_tool:
+            # The producer's own suppression wins: never posted, never counted by fail-on.
+            outcome, hidden = "suppressed_by_tool", None
+        else:
+            outcome = "suppressed" if hidden is not None else "kept"
+        decisions.append(
+            Decision(
+                position=position,
+                finding=finding,
+                outcome=outcome,
+                scope=scope,
+                baseline_state=state,
+                suppression=hidden,
+                guard_skips=tuple(refused.get(position, ())) if outcome == "kept" else (),
+                evidence=checks[position] if checks is not None else None,
+            )
+        )
+    notes: list[str] = list(change.notes) if change is not None else []
+    notes.extend(graded.messages())
+    if change is not None and requested != mode:
+        notes.append(
+            f"filter-mode {requested} acts as file: {change.source} names files, not lines"
+        )
+    if change is not None and change.file_level_fallbacks and not change.file_level:
+        n = change.file_level_fallbacks
+        notes.append(
+            f"{n} changed file{'s' * (n != 1)} had no readable patch (binary, too large or "
+            "past GitHub's file list): file scope for those"
+        )
+    warnings = tuple(dict.fromkeys(memory.warnings)) + result.ignored
+    return ReviewResult(
+        phase=phase,
+        filter_mode=requested,
+        effective_mode=mode,
+        change=change,
+        baseline=baseline,
+        decisions=tuple(decisions),
+        suppression=result,
+        memory=memory,
+        suppressions=tuple(in_effect),
+        resurfaced=resurfaced,
+        warnings=warnings,
+        notes=tuple(notes),
+        overrides=graded.used,
+    )
+
+
+def review_sarif(result: ReviewResult) -> dict[str, Any]:
+    """Every finding as SARIF 2.1.0: memory suppressions, `properties.scope`, `baselineState`."""
+    from riverbed.findings.writer import to_sarif
+
+    scopes = [(d.scope, d.baseline_state) for d in result.decisions]
+    return to_sarif(result.findings, result.suppression, scopes=scopes)
