@@ -8,6 +8,7 @@ changes. Every list is capped and says how many it holds in all.
 from __future__ import annotations
 
 import gc
+import heapq
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any, Final
@@ -36,15 +37,16 @@ RECENT_WINDOW_DAYS: Final = 14
 DEFAULT_LIMIT: Final = 10
 
 
-def _newest_first(entries: Iterable[Entry]) -> list[Entry]:
-    # Entries without a readable date sort last, in index order.
-    keyed = []
-    for entry in entries:
-        touched = last_touched(entry)
-        keyed.append((touched is not None, touched or NEVER, entry))
-    # Python's sort is stable; reversing keeps equal keys in index order, as before.
-    keyed.sort(key=lambda item: (item[0], item[1]), reverse=True)
-    return [entry for _, _, entry in keyed]
+def _newest_first(entries: Iterable[Entry], limit: int) -> list[Entry]:
+    """The `limit` newest entries, newest first (the head of the whole list sorted so)."""
+    # Entries without a readable date sort last, in index order. `nlargest` is documented
+    # as `sorted(..., reverse=True)[:n]`, which keeps equal keys in index order.
+    return heapq.nlargest(limit, entries, key=_newness)
+
+
+def _newness(entry: Entry) -> tuple[bool, datetime]:
+    touched = last_touched(entry)
+    return (touched is not None, touched or NEVER)
 
 
 def revocations(index: Index) -> dict[str, str]:
@@ -113,15 +115,15 @@ def _salient(
     limit: int,
 ) -> dict[str, Any]:
     # Items are built only for the entries shown.
-    in_force = _newest_first(view.suppressions)
-    shown_keys = {suppression_key(e) for e in in_force[:limit]}
+    in_force = _newest_first(view.suppressions, limit)
+    shown_keys = {suppression_key(e) for e in in_force}
     by_key: dict[str, list[Entry]] = {}
     for entry in all_suppressions:
         key = suppression_key(entry)
         if key in shown_keys:
             by_key.setdefault(key, []).append(entry)
     suppressions = []
-    for entry in in_force[:limit]:
+    for entry in in_force:
         ctx = context(entry)
         prs = _source_prs(by_key[suppression_key(entry)])
         suppressions.append(
@@ -136,9 +138,8 @@ def _salient(
                 sourcePRs=prs[:limit],
             )
         )
-    deciding = _newest_first(view.decisions)
     decisions = []
-    for entry in deciding[:limit]:
+    for entry in _newest_first(view.decisions, limit):
         replaced = list(_predecessors(entry["id"], by_successor))
         prs = _source_prs([entry, *replaced])
         decisions.append(
@@ -150,8 +151,8 @@ def _salient(
             )
         )
     return {
-        "suppressions": _shown(suppressions, len(in_force)),
-        "decisions": _shown(decisions, len(deciding)),
+        "suppressions": _shown(suppressions, len(view.suppressions)),
+        "decisions": _shown(decisions, len(view.decisions)),
     }
 
 
@@ -193,11 +194,14 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
     walk = status_pass(entries, now, EXPIRING_WINDOW_DAYS, RECENT_WINDOW_DAYS)
     revoked = _revocations_by(walk.resurfaces)
     view = walk.live
-    live = {str(e["id"]) for e in view.entries}
+    # The ids in force serve only to find returns of revoked suppressions.
+    live = {str(e["id"]) for e in view.entries} if revoked else set()
     by_type, totals, expiring = walk.by_type, walk.totals, walk.expiring
     expiring.sort(key=lambda item: item[0])
-    recent = _newest_first(walk.touched_recently)
-    found = search_tensions(entries, live, revoked, limit=limit, view=view)
+    recent = walk.touched_recently
+    found = search_tensions(
+        entries, live, revoked, limit=limit, view=view, claimants=walk.claimants
+    )
     tensions = _shown(list(found.items), found.count)
     if found.note:
         tensions["note"] = found.note
@@ -219,7 +223,9 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
             [_item(e, expiresAt=v) for e, v in walk.unparseable[:limit]], len(walk.unparseable)
         ),
         "recentWithinDays": RECENT_WINDOW_DAYS,
-        "recent": _shown([_item(e, change=_change(e)) for e in recent[:limit]], len(recent)),
+        "recent": _shown(
+            [_item(e, change=_change(e)) for e in _newest_first(recent, limit)], len(recent)
+        ),
         "learning": _learning(index, now, limit, walk),
     }
 

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from riverbed.index.dates import effective_expiry, format_timestamp
+from riverbed.index.dates import format_timestamp
 from riverbed.index.instants import read_instant
 from riverbed.index.model import Entry, metadata
 from riverbed.memory.select import revoked_ids
@@ -61,6 +61,7 @@ class StatusPass:
     evals: list[tuple[int, Entry]]
     candidates: list[Entry]
     by_successor: dict[str, list[Entry]]
+    claimants: list[Entry]  # what names a successor or a predecessor (`supersedes`)
     live: LiveView
 
 
@@ -83,6 +84,7 @@ def status_pass(
     evals: list[tuple[int, Entry]] = []
     candidates: list[Entry] = []
     by_successor: dict[str, list[Entry]] = {}
+    claimants: list[Entry] = []
     # In force before revocations: active, unexpired (an unreadable expiry keeps an entry),
     # suppressions switched on.
     live: list[Entry] = []
@@ -94,7 +96,8 @@ def status_pass(
         if not isinstance(status, str):  # entry_status
             status = "active"
         kind = entry.get("type")
-        pairs[str(kind), status] += 1
+        pairs[kind if type(kind) is str else str(kind), status] += 1
+        ctx = entry.get("context")
         if kind == "suppression":
             suppressions.append(entry)
         elif kind == "resurface":
@@ -103,24 +106,28 @@ def status_pass(
             evals.append((position, entry))
         elif kind == "promotion_candidate":
             candidates.append(entry)
-        if "supersededBy" in entry and isinstance(entry["supersededBy"], str):
-            by_successor.setdefault(entry["supersededBy"], []).append(entry)
+        successor = entry.get("supersededBy")
+        if isinstance(successor, str):
+            by_successor.setdefault(successor, []).append(entry)
+            claimants.append(entry)
+        elif isinstance(ctx, dict) and "supersedes" in ctx:
+            claimants.append(entry)
         if status == "active":
             deadline = None
-            if "expiresAt" in entry or "context" in entry:
-                value = effective_expiry(entry)
-                if value is not None:
-                    if value in deadlines:
-                        deadline = deadlines[value]
-                    else:
-                        deadline = deadlines[value] = read_instant(value)
-                    if deadline is None:
-                        unparseable.append((entry, value))
-                    elif deadline <= horizon:
-                        expiring.append((deadline, entry, value))
+            value = entry.get("expiresAt")  # effective_expiry, the context read once
+            if value is None and isinstance(ctx, dict):
+                value = ctx.get("expiresAt")
+            if isinstance(value, str):
+                if value in deadlines:
+                    deadline = deadlines[value]
+                else:
+                    deadline = deadlines[value] = read_instant(value)
+                if deadline is None:
+                    unparseable.append((entry, value))
+                elif deadline <= horizon:
+                    expiring.append((deadline, entry, value))
             if deadline is None or deadline > now:
                 if kind == "suppression":
-                    ctx = entry.get("context")
                     if isinstance(ctx, dict) and ctx.get("active") is True:
                         live.append(entry)
                         live_suppressions.append(entry)
@@ -175,5 +182,6 @@ def status_pass(
         evals,
         candidates,
         by_successor,
+        claimants,
         LiveView(live, guidance, live_suppressions, decisions),
     )

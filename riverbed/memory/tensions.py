@@ -74,17 +74,19 @@ def _mentions(guidance: list[Entry], rules: set[str]) -> dict[str, list[int]]:
         may_name = re.compile("|".join(re.escape(rule) for rule in sorted(rules))).search
     for position, entry in enumerate(guidance):
         # The rules among its tags and the words of its texts (a text only when it may name
-        # one): no set of every word is built for the usual entry, which names none.
-        named: set[str] = set()
+        # one): nothing is built for the usual entry, which names none.
+        named: set[str] | None = None
         meta = entry.get("metadata")
         tags = meta.get("tags") if isinstance(meta, dict) else None
         if isinstance(tags, list):
-            named.update(f for t in tags if isinstance(t, str) and (f := t.casefold()) in rules)
-        for key in ("title", "content"):
-            text = entry.get(key)
+            for tag in tags:
+                if isinstance(tag, str) and (folded := tag.casefold()) in rules:
+                    named = {folded} if named is None else named | {folded}
+        for text in (entry.get("title"), entry.get("content")):
             if isinstance(text, str) and (may_name is None or may_name(text.casefold())):
-                named.update(rules.intersection(_text_tokens(text)))
-        for token in named:
+                found = rules.intersection(_text_tokens(text))
+                named = found if named is None else named | found
+        for token in named or ():
             mentions.setdefault(token, []).append(position)
     return mentions
 
@@ -139,8 +141,13 @@ class _PathIndex:
                 seen = read.get(path)
                 if seen is None:
                     norm = normalize_path(path) if "\\" in path or path.startswith("./") else path
-                    glob = glob_matcher(norm) if "*" in norm or "?" in norm else None
-                    group = self.groups.setdefault(_literal_dir(norm), [])
+                    if "*" in norm or "?" in norm:
+                        glob, lit = glob_matcher(norm), _literal_dir(norm)
+                    else:  # `_literal_dir` of a plain path
+                        glob, lit = None, norm[: norm.rfind("/") + 1]
+                    group = self.groups.get(lit)
+                    if group is None:
+                        group = self.groups[lit] = []
                     seen = read[path] = (norm, glob, group)
                 seen[2].append((path, owner, seen[0], seen[1]))
         self.keys = sorted(self.groups)
@@ -244,8 +251,9 @@ def _against_guidance(
         why: dict[int, str] = {}
         if rule:
             why.update((p, f"same rule {rule}") for p in mentions.get(rule.casefold(), ()))
-        for position, shared in files.overlaps(suppression_files(suppression), budget).items():
-            why.setdefault(position, f"same files {shared}")
+        if not budget.exhausted:  # once it is, `overlaps` finds nothing: no files are read
+            for position, shared in files.overlaps(suppression_files(suppression), budget).items():
+                why.setdefault(position, f"same files {shared}")
         count += len(why)
         # Past the items wanted only the count is kept: no text is built nobody reads.
         for position in sorted(why)[: None if want is None else max(0, want - len(items))]:
@@ -369,17 +377,21 @@ def search_tensions(
     max_comparisons: int | None = DEFAULT_MAX_COMPARISONS,
     limit: int | None = None,
     view: LiveView | None = None,
+    claimants: list[Entry] | None = None,
 ) -> TensionSearch:
     """`find_tensions_bounded` keeping only the first `limit` items (and the count of all).
 
-    `view` is `live_view` of the entries whose ids are in `in_force`, when the caller has it.
+    `view` is `live_view` of the entries whose ids are in `in_force`, when the caller has it;
+    `claimants` the entries with a `supersededBy` string or a `context.supersedes` (the
+    only ones that can make rival successors).
     """
     if view is None:
         view = live_view([e for e in entries if e["id"] in in_force])
     budget = _Budget(max_comparisons)
     items, count = _against_guidance(view, budget, limit)
     for tension in itertools.chain(
-        _competing(entries, view.decisions), _resuppressed(entries, in_force, revoked)
+        _competing(entries if claimants is None else claimants, view.decisions),
+        _resuppressed(entries, in_force, revoked),
     ):
         count += 1
         if limit is None or len(items) < limit:
