@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -86,27 +85,36 @@ def active_suppressions(index: Index, now: datetime) -> list[Entry]:
     ]
 
 
-@dataclass
-class _Group:
-    members: list[Entry] = field(default_factory=list)
-    pr_set: set[int] = field(default_factory=set)
+class _Groups:
+    """Suppressions grouped by a key, with the distinct pull requests of each group."""
 
-    def add(self, entry: Entry, pr: int | None) -> None:
-        self.members.append(entry)
+    def __init__(self) -> None:
+        self.members: dict[str, list[Entry]] = {}
+        # Most keys are met once: a group's PR set is made only when it has a PR.
+        self.pr_sets: dict[str, set[int]] = {}
+
+    def add(self, key: str, entry: Entry, pr: int | None) -> None:
+        members = self.members.get(key)
+        if members is None:
+            self.members[key] = [entry]
+        else:
+            members.append(entry)
         if pr is not None:
-            self.pr_set.add(pr)
+            prs = self.pr_sets.get(key)
+            if prs is None:
+                self.pr_sets[key] = {pr}
+            else:
+                prs.add(pr)
 
-    def prs(self) -> tuple[int, ...]:
-        return tuple(sorted(self.pr_set))
+    def prs(self, key: str) -> tuple[int, ...]:
+        return tuple(sorted(self.pr_sets.get(key, ())))
 
 
 def _unique(values: Iterable[str | None]) -> tuple[str, ...]:
     return tuple(sorted({v for v in values if v}))
 
 
-def _build(kind: str, key: str, group: _Group) -> Cluster:
-    members = group.members
-    prs = group.prs()
+def _build(kind: str, key: str, members: list[Entry], prs: tuple[int, ...]) -> Cluster:
     files = tuple(dict.fromkeys(f for e in members for f in member_files(e)))
     rules = _unique(suppression_rule(e) for e in members)
     if kind == "rule":
@@ -134,8 +142,7 @@ def repeated_suppressions(
     active: Sequence[Entry], thresholds: Thresholds
 ) -> tuple[list[Cluster], Cuts]:
     """Fingerprint and rule clusters suppressed in at least `min_prs` distinct pull requests."""
-    by_fp: dict[str, _Group] = {}
-    by_rule: dict[str, _Group] = {}
+    by_fp, by_rule = _Groups(), _Groups()
     without_pr = 0
     # One pass, each suppression's context read once.
     for entry in active:
@@ -147,29 +154,23 @@ def repeated_suppressions(
             continue  # the loop's own output is no independent recurrence
         fingerprint = ctx.get("fingerprint")
         if isinstance(fingerprint, str) and fingerprint:
-            group = by_fp.get(fingerprint)
-            if group is None:
-                group = by_fp[fingerprint] = _Group()
-            group.add(entry, pr)
+            by_fp.add(fingerprint, entry, pr)
         rule = _rule_in(ctx)
         if rule is not None:
-            group = by_rule.get(rule)
-            if group is None:
-                group = by_rule[rule] = _Group()
-            group.add(entry, pr)
+            by_rule.add(rule, entry, pr)
     clusters: list[Cluster] = []
     below = one_fingerprint = 0
     for kind, groups in (("fingerprint", by_fp), ("rule", by_rule)):
-        for key, group in groups.items():
-            if len(group.pr_set) < thresholds.min_prs:
+        for key, members in groups.members.items():
+            if len(groups.pr_sets.get(key, ())) < thresholds.min_prs:
                 below += 1
                 continue
-            fingerprints = {context(e).get("fingerprint") for e in group.members}
+            fingerprints = {context(e).get("fingerprint") for e in members}
             if kind == "rule" and len(fingerprints) == 1 and None not in fingerprints:
                 # Every member is the same finding: the fingerprint cluster already says it.
                 one_fingerprint += 1
                 continue
-            clusters.append(_build(kind, key, group))
+            clusters.append(_build(kind, key, members, groups.prs(key)))
     clusters.sort(key=lambda c: (-c.weight, c.kind, c.key))
     cuts = Cuts(
         clusters_below_min_prs=below,
