@@ -6,12 +6,22 @@ import hashlib
 import math
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from riverbed.index.jsonbytes import js_number
 
-if TYPE_CHECKING:
-    from riverbed.findings.interface import Finding
+
+class Fingerprinted(Protocol):
+    """The fields fingerprint v1 reads (a Finding has them; this module needs no Finding)."""
+
+    @property
+    def rule_id(self) -> str | None: ...
+    @property
+    def file(self) -> str | None: ...
+    @property
+    def message(self) -> str | None: ...
+    @property
+    def title(self) -> str | None: ...
 
 #: JavaScript's `\s` (WhiteSpace + LineTerminator); also what `String.prototype.trim` strips.
 #: Deliberately not Python's `\s`: U+001C-U+001F and U+0085 are not in it, U+FEFF is.
@@ -78,7 +88,7 @@ def _utf8_like_node(text: str) -> bytes:
     return units.decode("utf-16-le", "replace").encode("utf-8")
 
 
-def _fields(finding: Finding | Mapping[str, Any]) -> tuple[Any, Any, Any]:
+def _fields(finding: Fingerprinted | Mapping[str, Any]) -> tuple[Any, Any, Any]:
     if isinstance(finding, Mapping):
         rule_id = finding.get("ruleId")
         file = finding.get("file")
@@ -91,7 +101,7 @@ def _fields(finding: Finding | Mapping[str, Any]) -> tuple[Any, Any, Any]:
     return rule_id, file, message
 
 
-def compute_fingerprint(finding: Finding | Mapping[str, Any]) -> str:
+def compute_fingerprint(finding: Fingerprinted | Mapping[str, Any]) -> str:
     """`sha256("{ruleId}::{file}::{msg}")[:16]`: DESIGN's fingerprint v1 of a finding."""
     rule_id, file, message = _fields(finding)
     rule_text = "unknown" if rule_id is None else js_string(rule_id)

@@ -1,4 +1,7 @@
-"""Format detection and the one entry point from bytes to findings (pure)."""
+"""The findings readers' registration and the one entry point from bytes to findings (pure).
+
+A new format is one module in `findings/readers/` exposing a `Reader`, plus its line here.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +9,20 @@ import json
 from typing import Any, Final
 
 from riverbed.errors import InputFormatError
-from riverbed.findings.interface import Finding
-from riverbed.findings.readers.rdjson import parse_rdjson, parse_rdjsonl
-from riverbed.findings.readers.river import parse_river
-from riverbed.findings.readers.sarif import parse_sarif
+from riverbed.findings.interface import Finding, ReadOptions, Reader, Registry
+from riverbed.findings.readers import rdjson, river, sarif
 from riverbed.index.jsonbytes import loads
 from riverbed.jsoninput import WarningSink
 
-FORMATS: Final = ("auto", "sarif", "river", "rdjson")
+#: Every findings reader, in the order detection tries them.
+READERS: Final[Registry] = (sarif.READER, river.READER, rdjson.READER)
+_BY_NAME: Final = {reader.name: reader for reader in READERS}
+FORMATS: Final = ("auto", *_BY_NAME)
+
+
+def _either(items: list[str]) -> str:
+    """`a, b or c`."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
 def _parse_lines(text: str, source: str) -> list[tuple[int, Any]]:
@@ -29,7 +38,7 @@ def _parse_lines(text: str, source: str) -> list[tuple[int, Any]]:
 
 
 def _first_line_is_json(text: str) -> bool:
-    """True when the text reads as rdjsonl: several lines, the first a JSON object by itself."""
+    """True when the text reads as JSON lines: several lines, the first a JSON object by itself."""
     stripped = text.strip()
     if not stripped.startswith("{") or "\n" not in stripped:
         return False
@@ -46,45 +55,54 @@ def _where(exc: ValueError) -> str:
     return f"({exc})"
 
 
+def _detect(document: Any) -> Reader | None:
+    return next((reader for reader in READERS if reader.detect(document)), None)
+
+
 def detect_format(document: Any) -> str | None:
-    """sarif | river | rdjson for a parsed JSON document, None when it looks like none."""
-    if not isinstance(document, dict):
-        return None
-    if "runs" in document or "sarif" in str(document.get("$schema", "")):
-        return "sarif"
-    if "issues" in document:
-        return "river"
-    if "diagnostics" in document or ("message" in document and "location" in document):
-        return "rdjson"
-    return None
+    """The name of the format a parsed JSON document looks like, None when it looks like none."""
+    reader = _detect(document)
+    return None if reader is None else reader.name
 
 
-def _document(text: str, source: str, fmt: str) -> tuple[str, Any]:
-    """(format, parsed document); rdjsonl comes back as a list of (line, value)."""
+def _cannot_tell(source: str) -> InputFormatError:
+    return InputFormatError(
+        f"{source}: cannot tell the findings format: expected "
+        f"{_either([reader.shape for reader in READERS])}; name the format "
+        "(`--format`, or the action's `findings-format` input)"
+    )
+
+
+def _empty(source: str, reader: Reader | None, options: ReadOptions) -> tuple[str, list[Finding]]:
+    """An empty input: no findings for a format with a line form, an error otherwise."""
+    if reader is not None and reader.lines is not None:
+        return reader.lines.name, []  # reviewdog writes nothing when there is nothing to report
+    streams = [f"an empty {r.lines.name} stream" for r in READERS if r.lines is not None]
+    names = [r.name for r in READERS if r.lines is not None]
+    raise InputFormatError(
+        f"{source}: the findings file is empty "
+        f"({_either(streams)} needs the format set to {_either(names)})"
+    )
+
+
+def _read(text: str, chosen: Reader | None, options: ReadOptions) -> tuple[str, list[Finding]]:
+    """(format read, findings) for non-empty text; `chosen` None means detect."""
     try:
         document = loads(text)
     except ValueError as exc:
-        if fmt in ("auto", "rdjson") and _first_line_is_json(text):
-            return "rdjsonl", _parse_lines(text, source)
-        raise InputFormatError(f"{source}: invalid JSON {_where(exc)}") from None
-    if fmt != "auto":
-        if (
-            fmt == "rdjson"
-            and detect_format(document) == "rdjson"
-            and "diagnostics" not in document
-        ):
-            return "rdjsonl", [(1, document)]
-        return fmt, document
-    detected = detect_format(document)
-    if detected is None:
-        raise InputFormatError(
-            f"{source}: cannot tell the findings format: expected SARIF (`runs`), River Reviewer "
-            "output (`issues`) or reviewdog rdjson (`diagnostics`); name the format "
-            "(`--format`, or the action's `findings-format` input)"
-        )
-    if detected == "rdjson" and "diagnostics" not in document:
-        return "rdjsonl", [(1, document)]
-    return detected, document
+        candidates = READERS if chosen is None else (chosen,)
+        streaming = [r.lines for r in candidates if r.lines is not None]
+        if streaming and _first_line_is_json(text):
+            lines = streaming[0]
+            return lines.name, lines.parse(_parse_lines(text, options.source), options)
+        raise InputFormatError(f"{options.source}: invalid JSON {_where(exc)}") from None
+    detected = _detect(document)
+    reader = chosen or detected
+    if reader is None:
+        raise _cannot_tell(options.source)
+    if reader.lines is not None and detected is reader and reader.lines.single(document):
+        return reader.lines.name, reader.lines.parse([(1, document)], options)
+    return reader.name, reader.parse(document, options)
 
 
 def parse_findings(
@@ -112,20 +130,8 @@ def parse_findings(
     else:
         text = data
     text = text.removeprefix("\ufeff")
+    options = ReadOptions(source=source, root=root, on_warning=on_warning, root_hint=root_hint)
+    chosen = _BY_NAME.get(format)
     if not text.strip():
-        if format == "rdjson":
-            return "rdjsonl", []  # reviewdog writes nothing when there is nothing to report
-        raise InputFormatError(
-            f"{source}: the findings file is empty "
-            "(an empty rdjsonl stream needs the format set to rdjson)"
-        )
-    fmt, document = _document(text, source, format)
-    if fmt == "sarif":
-        return fmt, parse_sarif(
-            document, source=source, root=root, warn=on_warning, root_hint=root_hint
-        )
-    if fmt == "river":
-        return fmt, parse_river(document, source=source)
-    if fmt == "rdjsonl":
-        return fmt, parse_rdjsonl(document, source=source, root=root)
-    return fmt, parse_rdjson(document, source=source, root=root)
+        return _empty(source, chosen, options)
+    return _read(text, chosen, options)

@@ -1,13 +1,15 @@
-"""The one finding model every reader produces and every rule consumes."""
+"""The finding model, the findings Reader protocol and its registry type (every reader implements it)."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeAlias
 
+from riverbed.findings.fingerprint import compute_fingerprint
 from riverbed.index.model import SEVERITIES, SEVERITY_RANK
+from riverbed.jsoninput import WarningSink
 
 
 def severity_at_least(severity: str, floor: str) -> bool:
@@ -51,8 +53,6 @@ class Finding:
     @functools.cached_property
     def fingerprint(self) -> str:
         """Fingerprint v1 (computed once; cached_property writes past the frozen __setattr__)."""
-        from riverbed.findings.fingerprint import compute_fingerprint
-
         return compute_fingerprint(self)
 
     @property
@@ -89,3 +89,52 @@ class Finding:
             "format": self.source_format,
         }
         return {k: v for k, v in out.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """What every reader is told: the input's name for errors, the checkout root, a warning sink."""
+
+    source: str
+    root: str | None = None
+    on_warning: WarningSink | None = None
+    #: Ends the warning about absolute paths outside `root` (what the user can do).
+    root_hint: str | None = None
+
+
+class LinesReader(Protocol):
+    """A format's JSON-lines form: one document a line; an empty stream is no findings."""
+
+    #: The format name reported for input read this way (e.g. `rdjsonl`).
+    name: str
+
+    def single(self, document: Any) -> bool:
+        """True when one parsed document is itself one line of the stream."""
+        ...
+
+    def parse(self, lines: list[tuple[int, Any]], options: ReadOptions) -> list[Finding]:
+        """Findings from (line number, parsed value) pairs."""
+        ...
+
+
+class Reader(Protocol):
+    """One findings format: its name, how to recognise a parsed document, how to read it."""
+
+    #: The `--format` / `findings-format` value, also `Finding.source_format`.
+    name: str
+    #: What detection looks for, for the error that lists the known formats.
+    shape: str
+    #: The format's JSON-lines form, or None when it has none.
+    lines: LinesReader | None
+
+    def detect(self, document: Any) -> bool:
+        """True when a parsed JSON document looks like this format."""
+        ...
+
+    def parse(self, document: Any, options: ReadOptions) -> list[Finding]:
+        """Every finding in the document (InputFormatError naming the path at fault)."""
+        ...
+
+
+#: The known readers, in the order detection tries them.
+Registry: TypeAlias = tuple[Reader, ...]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from riverbed.findings.interface import Finding
 from riverbed.findings.uris import (
@@ -13,13 +13,31 @@ from riverbed.findings.uris import (
     to_uri_reference,
 )
 
-if TYPE_CHECKING:
-    from riverbed.memory.suppress import SuppressionDecision, SuppressionResult
-
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 #: Key under `partialFingerprints`; GitHub code scanning keeps alerts stable with it.
 FINGERPRINT_KEY = "riverbedFingerprint/v1"
 _LEVELS = {"info": "note", "minor": "warning", "major": "error", "critical": "error"}
+
+
+class SuppressionDecision(Protocol):
+    """What the writer reads of one suppression that matched (memory's decision has it)."""
+
+    @property
+    def suppression_id(self) -> str: ...
+    @property
+    def feedback_type(self) -> str | None: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def justification(self) -> str: ...
+
+
+class SuppressionResult(Protocol):
+    """Which findings memory suppressed (findings never import memory: memory → findings)."""
+
+    def suppressed_by(self) -> Mapping[int, SuppressionDecision]:
+        """Finding index → the decision that suppressed it."""
+        ...
 
 
 def _producer_artifact(finding: Finding) -> dict[str, Any] | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from riverbed.findings.interface import Finding
+from riverbed.findings.interface import Finding, LinesReader, ReadOptions, Reader
 from riverbed.findings.uris import is_absolute, local_root, strip_prefix
 from riverbed.jsoninput import Walker
 from riverbed.memory.globs import normalize_path
@@ -91,3 +91,38 @@ def parse_rdjsonl(
     """rdjsonl: one Diagnostic per line, given as (line number, parsed value)."""
     w = Walker(source, "reviewdog rdjsonl")
     return [diagnostic(w, value, f"line {number} $", root=root) for number, value in lines]
+
+
+class _RdjsonLines:
+    """rdjsonl: reviewdog's one-diagnostic-per-line stream."""
+
+    name = "rdjsonl"
+
+    def single(self, document: Any) -> bool:
+        """A lone Diagnostic (no `diagnostics` list) is a one-line stream."""
+        return isinstance(document, dict) and "diagnostics" not in document
+
+    def parse(self, lines: list[tuple[int, Any]], options: ReadOptions) -> list[Finding]:
+        """One Diagnostic per line."""
+        return parse_rdjsonl(lines, source=options.source, root=options.root)
+
+
+class _Rdjson:
+    """reviewdog's DiagnosticResult document (and, through `lines`, rdjsonl)."""
+
+    name = "rdjson"
+    shape = "reviewdog rdjson (`diagnostics`)"
+    lines: LinesReader | None = _RdjsonLines()
+
+    def detect(self, document: Any) -> bool:
+        """A `diagnostics` list, or one Diagnostic (`message` and `location`)."""
+        return isinstance(document, dict) and (
+            "diagnostics" in document or ("message" in document and "location" in document)
+        )
+
+    def parse(self, document: Any, options: ReadOptions) -> list[Finding]:
+        """A DiagnosticResult."""
+        return parse_rdjson(document, source=options.source, root=options.root)
+
+
+READER: Reader = _Rdjson()

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from riverbed.findings.interface import Finding
+from riverbed.findings.interface import Finding, LinesReader, ReadOptions, Reader
 from riverbed.index.model import PHASES, SEVERITIES
 from riverbed.jsoninput import Walker
 from riverbed.memory.globs import normalize_path
@@ -84,3 +84,22 @@ def as_findings(items: Iterable[Finding | Mapping[str, Any]]) -> list[Finding]:
         item if isinstance(item, Finding) else finding_from_mapping(item, f"findings[{n}]")
         for n, item in enumerate(items)
     ]
+
+
+class _River:
+    """River Reviewer's output JSON."""
+
+    name = "river"
+    shape = "River Reviewer output (`issues`)"
+    lines: LinesReader | None = None
+
+    def detect(self, document: Any) -> bool:
+        """An object with `issues`."""
+        return isinstance(document, dict) and "issues" in document
+
+    def parse(self, document: Any, options: ReadOptions) -> list[Finding]:
+        """Every entry of `issues[]`."""
+        return parse_river(document, source=options.source)
+
+
+READER: Reader = _River()

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from riverbed.findings.interface import Finding, max_severity
+from riverbed.findings.interface import Finding, LinesReader, ReadOptions, Reader, max_severity
 from riverbed.findings.readers.sarif_run import Component, Run
 from riverbed.findings.uris import is_absolute, local_root
 from riverbed.index.model import PHASES
@@ -298,3 +298,30 @@ def parse_sarif(
         for note in _notes(source, findings, tally, root=root, hint=hint):
             warn(note)
     return findings
+
+
+class _Sarif:
+    """SARIF 2.1.0 logs."""
+
+    name = "sarif"
+    shape = "SARIF (`runs`)"
+    lines: LinesReader | None = None
+
+    def detect(self, document: Any) -> bool:
+        """`runs`, or a `$schema` that names SARIF."""
+        return isinstance(document, dict) and (
+            "runs" in document or "sarif" in str(document.get("$schema", ""))
+        )
+
+    def parse(self, document: Any, options: ReadOptions) -> list[Finding]:
+        """Every result of every run."""
+        return parse_sarif(
+            document,
+            source=options.source,
+            root=options.root,
+            warn=options.on_warning,
+            root_hint=options.root_hint,
+        )
+
+
+READER: Reader = _Sarif()
