@@ -23,6 +23,7 @@ class Fingerprinted(Protocol):
     @property
     def title(self) -> str | None: ...
 
+
 #: JavaScript's `\s` (WhiteSpace + LineTerminator); also what `String.prototype.trim` strips.
 #: Deliberately not Python's `\s`: U+001C-U+001F and U+0085 are not in it, U+FEFF is.
 JS_WHITESPACE = (

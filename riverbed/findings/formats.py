@@ -9,7 +9,7 @@ import json
 from typing import Any, Final
 
 from riverbed.errors import InputFormatError
-from riverbed.findings.interface import Finding, ReadOptions, Reader, Registry
+from riverbed.findings.interface import Finding, Reader, ReadOptions, Registry
 from riverbed.findings.readers import rdjson, river, sarif
 from riverbed.index.jsonbytes import loads
 from riverbed.jsoninput import WarningSink

@@ -1,4 +1,4 @@
-"""The finding model, the findings Reader protocol and its registry type (every reader implements it)."""
+"""The finding model, the findings Reader protocol and the registry type readers fill."""
 
 from __future__ import annotations
 

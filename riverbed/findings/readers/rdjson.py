@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from riverbed.findings.interface import Finding, LinesReader, ReadOptions, Reader
+from riverbed.findings.interface import Finding, LinesReader, Reader, ReadOptions
 from riverbed.findings.uris import is_absolute, local_root, strip_prefix
 from riverbed.jsoninput import Walker
 from riverbed.memory.globs import normalize_path

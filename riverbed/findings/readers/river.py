@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from riverbed.findings.interface import Finding, LinesReader, ReadOptions, Reader
+from riverbed.findings.interface import Finding, LinesReader, Reader, ReadOptions
 from riverbed.index.model import PHASES, SEVERITIES
 from riverbed.jsoninput import Walker
 from riverbed.memory.globs import normalize_path

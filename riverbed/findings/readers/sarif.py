@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from riverbed.findings.interface import Finding, LinesReader, ReadOptions, Reader, max_severity
+from riverbed.findings.interface import Finding, LinesReader, Reader, ReadOptions, max_severity
 from riverbed.findings.readers.sarif_run import Component, Run
 from riverbed.findings.uris import is_absolute, local_root
 from riverbed.index.model import PHASES
