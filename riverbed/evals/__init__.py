@@ -16,14 +16,14 @@ if TYPE_CHECKING:
     )
     from riverbed.evals.direction import Directions, default_lower_is_better
     from riverbed.evals.entries import RunIdentity, build_eval_entry, eval_entry_id, identify
-    from riverbed.evals.formats import detect_format, parse_eval_bytes, read_eval_file
+    from riverbed.evals.formats import FORMATS, detect_format, parse_eval_bytes, read_eval_file
     from riverbed.evals.history import EvalHistory, EvalRecord, eval_history
-    from riverbed.evals.interface import FORMATS, Counts, EvalCase, EvalRun
+    from riverbed.evals.interface import Counts, EvalCase, EvalRun
     from riverbed.evals.persist import PersistOptions, PersistResult, persist_files, persist_runs
 
 # Names load on first use, so `riverbed --version` does not import the store and schemas.
 _EXPORTS = {
-    "FORMATS": "riverbed.evals.interface",
+    "FORMATS": "riverbed.evals.formats",
     "Counts": "riverbed.evals.interface",
     "Directions": "riverbed.evals.direction",
     "EvalCase": "riverbed.evals.interface",

@@ -1,4 +1,4 @@
-"""Pick the reader for an eval results file (`--format auto`) and read it into an EvalRun."""
+"""The eval readers' registration; pick one for a results file (`auto`) and read an EvalRun."""
 
 from __future__ import annotations
 
@@ -7,41 +7,41 @@ from pathlib import Path
 from typing import Any, Final
 
 from riverbed.errors import InputFormatError
-from riverbed.evals.interface import FORMAT_CHOICES, EvalRun
+from riverbed.evals.interface import EvalInput, EvalRun, Reader, Registry
 from riverbed.evals.readers import junit, minimal, promptfoo, river_reviewer
-from riverbed.index.jsonbytes import loads
 
 #: Results files larger than this are refused rather than read into memory.
 MAX_FILE_BYTES: Final = 64 * 1024 * 1024
-_BOM = b"\xef\xbb\xbf"
-_JSON_READERS: Final = (
-    (promptfoo.FORMAT, promptfoo.looks_like),
-    (river_reviewer.FORMAT, river_reviewer.looks_like),
-    (minimal.FORMAT, minimal.looks_like),
-)
+#: Every eval reader, in the order `auto` tries them (a new format: one module + one line here).
+READERS: Final[Registry] = (promptfoo.READER, river_reviewer.READER, minimal.READER, junit.READER)
+_BY_NAME: Final = {reader.name: reader for reader in READERS}
+#: The formats the readers understand (`auto` picks one of them by looking at the file).
+FORMATS: Final = tuple(_BY_NAME)
+FORMAT_CHOICES: Final = ("auto", *FORMATS)
 
 
-def _json(data: bytes, source: str) -> Any:
-    try:
-        return loads(data.removeprefix(_BOM))
-    except ValueError as exc:
-        raise InputFormatError(
-            f"{source}: not valid JSON: {exc} (nothing was appended; fix the file)"
-        ) from None
+def _either(items: list[str]) -> str:
+    """`a, b or c`."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def _detect(given: EvalInput) -> Reader:
+    """The first reader that recognises the file, or InputFormatError saying what was expected."""
+    for reader in READERS:
+        if reader.detect(given):
+            return reader
+    document = given.document  # not JSON: that error says so
+    keys = ", ".join(list(document)[:8]) if isinstance(document, dict) else "not an object"
+    raise InputFormatError(
+        f"{given.source}: cannot tell which eval format this is (top-level keys: {keys}); "
+        f"expected {_either([reader.shape for reader in READERS])}; "
+        "pass --format to say which (nothing was appended)"
+    )
 
 
 def detect_format(document: Any, source: str) -> str:
     """The format of a parsed JSON document, or InputFormatError saying what was expected."""
-    for name, looks_like in _JSON_READERS:
-        if looks_like(document):
-            return name
-    keys = ", ".join(list(document)[:8]) if isinstance(document, dict) else "not an object"
-    raise InputFormatError(
-        f"{source}: cannot tell which eval format this is (top-level keys: {keys}); expected "
-        "promptfoo output ({results: {results, stats}}), a River Reviewer envelope "
-        "({scores, results, status}) or the minimal JSON ({suite, scores}); "
-        "pass --format to say which (nothing was appended)"
-    )
+    return _detect(EvalInput(b"", source, document)).name
 
 
 def parse_eval_bytes(data: bytes, source: str, fmt: str = "auto") -> EvalRun:
@@ -50,15 +50,9 @@ def parse_eval_bytes(data: bytes, source: str, fmt: str = "auto") -> EvalRun:
         raise InputFormatError(
             f"unknown eval format {fmt!r}; use one of {', '.join(FORMAT_CHOICES)}"
         )
-    if fmt == junit.FORMAT or (fmt == "auto" and junit.looks_like(data)):
-        return junit.parse_bytes(data, source)
-    document = _json(data, source)
-    name = detect_format(document, source) if fmt == "auto" else fmt
-    if name == promptfoo.FORMAT:
-        return promptfoo.parse(document, source)
-    if name == river_reviewer.FORMAT:
-        return river_reviewer.parse(document, source)
-    return minimal.parse(document, source)
+    given = EvalInput(data, source)
+    reader = _detect(given) if fmt == "auto" else _BY_NAME[fmt]
+    return reader.parse(given)
 
 
 def read_eval_file(path: str | os.PathLike[str], fmt: str = "auto") -> EvalRun:

@@ -1,4 +1,4 @@
-"""What one eval run is, whatever tool produced it: a frozen EvalRun (and EvalCase)."""
+"""One eval run (frozen EvalRun, EvalCase), the eval Reader protocol and its registry type."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeAlias
 
-#: The formats the readers understand (`auto` picks one of them by looking at the file).
-FORMATS: Final = ("river-reviewer", "promptfoo", "junit", "minimal")
-FORMAT_CHOICES: Final = ("auto", *FORMATS)
+from riverbed.errors import InputFormatError
+from riverbed.index.jsonbytes import loads
+
 #: A run's own verdict, as River Reviewer's envelope spells it.
 RUN_STATUSES: Final = ("pass", "fail")
 #: At most this many per-case results go into the stored envelope; the rest are counted.
@@ -102,3 +102,61 @@ def cut(text: str, limit: int = MAX_ERROR_CHARS) -> str:
     """`text` on one line, cut to `limit` characters with an ellipsis."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+_BOM = b"\xef\xbb\xbf"
+_UNREAD: Final = object()
+
+
+class EvalInput:
+    """One results file's bytes and name; its JSON document is parsed once, when first asked."""
+
+    def __init__(self, data: bytes, source: str, document: Any = _UNREAD) -> None:
+        self.data = data
+        self.source = source
+        self._document = document
+        self._error: str | None = None
+
+    def _load(self) -> None:
+        if self._document is _UNREAD and self._error is None:
+            try:
+                self._document = loads(self.data.removeprefix(_BOM))
+            except ValueError as exc:
+                self._error = str(exc)
+
+    @property
+    def is_json(self) -> bool:
+        """True when the bytes are one JSON document."""
+        self._load()
+        return self._error is None
+
+    @property
+    def document(self) -> Any:
+        """The parsed JSON document; InputFormatError when the bytes are not JSON."""
+        self._load()
+        if self._error is not None:
+            raise InputFormatError(
+                f"{self.source}: not valid JSON: {self._error} (nothing was appended; fix the file)"
+            )
+        return self._document
+
+
+class Reader(Protocol):
+    """One eval results format: its name, how to recognise a file, how to read it."""
+
+    #: The `--format` value.
+    name: str
+    #: What detection looks for, for the error that lists the known formats.
+    shape: str
+
+    def detect(self, given: EvalInput) -> bool:
+        """True when the file looks like this format (never raises)."""
+        ...
+
+    def parse(self, given: EvalInput) -> EvalRun:
+        """The run the file holds (InputFormatError naming what is wrong)."""
+        ...
+
+
+#: The known readers, in the order detection tries them.
+Registry: TypeAlias = tuple[Reader, ...]

@@ -321,7 +321,7 @@ def _add_comparison_options(p: Any) -> None:
 
 def register(subparsers: Any) -> None:
     """Add `eval` with its sub-verbs persist, compare and history."""
-    from riverbed.evals.interface import FORMAT_CHOICES
+    from riverbed.evals.formats import FORMAT_CHOICES
 
     group = subparsers.add_parser("eval", help="eval results as memory: persist, compare, history")
     group.set_defaults(handler=_eval_help(group))

@@ -6,7 +6,15 @@ import xml.etree.ElementTree as ET
 from typing import Any, Final
 
 from riverbed.errors import EmptyReportError, InputFormatError
-from riverbed.evals.interface import Counts, EvalCase, EvalRun, cut, finite_number
+from riverbed.evals.interface import (
+    Counts,
+    EvalCase,
+    EvalInput,
+    EvalRun,
+    Reader,
+    cut,
+    finite_number,
+)
 from riverbed.evals.readers.jsonshape import reader
 from riverbed.evals.readers.xmlsafe import parse_xml
 
@@ -177,3 +185,19 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
         notes=tuple(notes),
         extra=details,
     )
+
+
+class _Junit:
+    name = FORMAT
+    shape = "JUnit XML (<testsuites> or <testsuite>)"
+
+    def detect(self, given: EvalInput) -> bool:
+        """XML text."""
+        return looks_like(given.data)
+
+    def parse(self, given: EvalInput) -> EvalRun:
+        """The report's cases and counts."""
+        return parse_bytes(given.data, given.source)
+
+
+READER: Reader = _Junit()

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from riverbed.evals.interface import RUN_STATUSES, Counts, EvalCase, EvalRun, finite_number
+from riverbed.evals.interface import (
+    RUN_STATUSES,
+    Counts,
+    EvalCase,
+    EvalInput,
+    EvalRun,
+    Reader,
+    finite_number,
+)
 from riverbed.evals.readers.jsonshape import reader, scores_of
 
 FORMAT = "minimal"
@@ -81,3 +89,19 @@ def parse(document: Any, source: str) -> EvalRun:
         description=w.string(data.get("description"), "$.description"),
         notes=tuple(notes),
     )
+
+
+class _Reader:
+    name = FORMAT
+    shape = "the minimal JSON ({suite, scores})"
+
+    def detect(self, given: EvalInput) -> bool:
+        """A JSON document of this shape."""
+        return given.is_json and looks_like(given.document)
+
+    def parse(self, given: EvalInput) -> EvalRun:
+        """The run the document holds."""
+        return parse(given.document, given.source)
+
+
+READER: Reader = _Reader()

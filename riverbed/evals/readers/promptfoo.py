@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Final
 
-from riverbed.evals.interface import Counts, EvalCase, EvalRun, cut, finite_number
+from riverbed.evals.interface import (
+    Counts,
+    EvalCase,
+    EvalInput,
+    EvalRun,
+    Reader,
+    cut,
+    finite_number,
+)
 from riverbed.evals.readers.jsonshape import reader
 
 FORMAT = "promptfoo"
@@ -156,3 +164,19 @@ def parse(document: Any, source: str) -> EvalRun:
         notes=tuple(notes),
         extra={"evalId": data["evalId"]} if isinstance(data.get("evalId"), str) else {},
     )
+
+
+class _Reader:
+    name = FORMAT
+    shape = "promptfoo output ({results: {results, stats}})"
+
+    def detect(self, given: EvalInput) -> bool:
+        """A JSON document of this shape."""
+        return given.is_json and looks_like(given.document)
+
+    def parse(self, given: EvalInput) -> EvalRun:
+        """The run the document holds."""
+        return parse(given.document, given.source)
+
+
+READER: Reader = _Reader()

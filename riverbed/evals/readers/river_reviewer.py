@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from riverbed.evals.interface import RUN_STATUSES, Counts, EvalCase, EvalRun, cut
+from riverbed.evals.interface import RUN_STATUSES, Counts, EvalCase, EvalInput, EvalRun, Reader, cut
 from riverbed.evals.readers.jsonshape import reader, scores_of
 
 FORMAT = "river-reviewer"
@@ -71,3 +71,19 @@ def parse(document: Any, source: str) -> EvalRun:
         envelope=envelope,
         notes=tuple(notes),
     )
+
+
+class _Reader:
+    name = FORMAT
+    shape = "a River Reviewer envelope ({scores, results, status})"
+
+    def detect(self, given: EvalInput) -> bool:
+        """A JSON document of this shape."""
+        return given.is_json and looks_like(given.document)
+
+    def parse(self, given: EvalInput) -> EvalRun:
+        """The run the document holds."""
+        return parse(given.document, given.source)
+
+
+READER: Reader = _Reader()
