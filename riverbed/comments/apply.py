@@ -6,14 +6,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import assert_never
 
 from riverbed.comments import (
     ArchiveCommand,
     Command,
     DeclineCommand,
+    HelpCommand,
     NoteCommand,
     PromoteCommand,
     RevokeCommand,
+    ShowCommand,
     SupersedeCommand,
     SuppressCommand,
 )
@@ -262,29 +265,32 @@ def apply_command(
         if earlier is not None:
             note = "unchanged: already applied from this comment"
             return Outcome(line, verb, True, note, str(earlier.get("id")))
-        if isinstance(command, SuppressCommand):
-            change, entry_id, changed = _suppress(path, command, provenance, now, findings)
-            detail = command.reason
-        elif isinstance(command, RevokeCommand):
-            change, entry_id, changed = _revoke(path, command, provenance, now)
-            detail = command.reason or ""
-        elif isinstance(command, NoteCommand):
-            change, entry_id, changed = _note(path, command, provenance, line, now)
-            detail = command.title
-        elif isinstance(command, SupersedeCommand):
-            change, entry_id, changed = _supersede(path, command, now)
-            detail = ""
-        elif isinstance(command, ArchiveCommand):
-            change, entry_id, changed = _archive(path, command, now)
-            detail = command.reason
-        elif isinstance(command, PromoteCommand):
-            change, entry_id, changed = _promote(path, command, provenance, now)
-            detail = ""
-        elif isinstance(command, DeclineCommand):
-            change, entry_id, changed = _decline(path, command, provenance, now)
-            detail = command.reason
-        else:
-            raise CommandParseError(f"{verb} does not change memory")
+        match command:
+            case SuppressCommand():
+                change, entry_id, changed = _suppress(path, command, provenance, now, findings)
+                detail = command.reason
+            case RevokeCommand():
+                change, entry_id, changed = _revoke(path, command, provenance, now)
+                detail = command.reason or ""
+            case NoteCommand():
+                change, entry_id, changed = _note(path, command, provenance, line, now)
+                detail = command.title
+            case SupersedeCommand():
+                change, entry_id, changed = _supersede(path, command, now)
+                detail = ""
+            case ArchiveCommand():
+                change, entry_id, changed = _archive(path, command, now)
+                detail = command.reason
+            case PromoteCommand():
+                change, entry_id, changed = _promote(path, command, provenance, now)
+                detail = ""
+            case DeclineCommand():
+                change, entry_id, changed = _decline(path, command, provenance, now)
+                detail = command.reason
+            case HelpCommand() | ShowCommand():
+                raise CommandParseError(f"{verb} does not change memory")
+            case _:
+                assert_never(command)
     except RiverbedError as exc:
         return Outcome(line, verb, False, str(exc))
     return Outcome(line, verb, True, change, entry_id, detail, changed=changed)

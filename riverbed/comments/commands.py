@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
-from typing import ClassVar, Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias, assert_never
 
 DEFAULT_PREFIX: Final = "/riverbed"
 #: Commands run from one comment; the rest are refused and counted.
@@ -172,27 +172,33 @@ def _options(pairs: list[tuple[str, str | None]]) -> list[str]:
 def format_command(command: Command, prefix: str = DEFAULT_PREFIX) -> str:
     """The comment text that parses back to `command` (the inverse of the parser)."""
     words: list[str] = [command.verb]
-    if isinstance(command, SuppressCommand):
-        if command.fingerprint is not None:
-            words.append(command.fingerprint)
-        pairs: list[tuple[str, str | None]] = [("--rule", command.rule)]
-        pairs += [("--path", p) for p in command.paths]
-        pairs += [("--reason", command.reason), ("--type", command.feedback_type)]
-        pairs += [("--expires", command.expires), ("--scope", command.scope)]
-        words += _options(pairs)
-    elif isinstance(command, RevokeCommand):
-        words += [shlex.quote(command.suppression_id), *_options([("--reason", command.reason)])]
-    elif isinstance(command, NoteCommand):
-        words.append(shlex.quote(command.title))
-        words += _options([("--files", f) for f in command.files])
-        words += _options([("--phase", command.phase), ("--expires", command.expires)])
-        return f"{prefix} {' '.join(words)}\n{command.body}"
-    elif isinstance(command, SupersedeCommand):
-        words += [shlex.quote(command.old_id), shlex.quote(command.new_id)]
-    elif isinstance(command, ArchiveCommand):
-        words += [shlex.quote(command.entry_id), *_options([("--reason", command.reason)])]
-    elif isinstance(command, PromoteCommand):
-        words.append(shlex.quote(command.candidate_id))
-    elif isinstance(command, DeclineCommand):
-        words += [shlex.quote(command.candidate_id), *_options([("--reason", command.reason)])]
+    match command:
+        case SuppressCommand():
+            if command.fingerprint is not None:
+                words.append(command.fingerprint)
+            pairs: list[tuple[str, str | None]] = [("--rule", command.rule)]
+            pairs += [("--path", p) for p in command.paths]
+            pairs += [("--reason", command.reason), ("--type", command.feedback_type)]
+            pairs += [("--expires", command.expires), ("--scope", command.scope)]
+            words += _options(pairs)
+        case RevokeCommand():
+            words.append(shlex.quote(command.suppression_id))
+            words += _options([("--reason", command.reason)])
+        case NoteCommand():
+            words.append(shlex.quote(command.title))
+            words += _options([("--files", f) for f in command.files])
+            words += _options([("--phase", command.phase), ("--expires", command.expires)])
+            return f"{prefix} {' '.join(words)}\n{command.body}"
+        case SupersedeCommand():
+            words += [shlex.quote(command.old_id), shlex.quote(command.new_id)]
+        case ArchiveCommand():
+            words += [shlex.quote(command.entry_id), *_options([("--reason", command.reason)])]
+        case PromoteCommand():
+            words.append(shlex.quote(command.candidate_id))
+        case DeclineCommand():
+            words += [shlex.quote(command.candidate_id), *_options([("--reason", command.reason)])]
+        case HelpCommand() | ShowCommand():
+            pass  # the verb alone
+        case _:
+            assert_never(command)
     return f"{prefix} {' '.join(words)}"
