@@ -8,11 +8,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from riverbed.action.modes import MODE_MODULES
 from riverbed.errors import ActionConfigError
 from riverbed.github.artifact_zip import ZipLimits
 from riverbed.index.model import DEFAULT_INDEX_PATH, PHASES
 
-MODES = ("auto", "persist", "expire", "review", "comment")
+#: The `mode` input's values: `auto` (picked per event, below) and every registered mode.
+MODES = ("auto", *MODE_MODULES)
 #: What `mode: auto` picks for each event (DESIGN's table).
 AUTO_MODES: Mapping[str, str] = types.MappingProxyType(
     {

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from riverbed.action import main as action_main
+from riverbed.action import modes
 from riverbed.action.config import (
     DEFAULT_TRUSTED_EVENTS,
     build_config,
@@ -137,13 +137,17 @@ def test_config_is_frozen() -> None:
 
 
 def test_missing_mode_module_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(
-        action_main, "MODE_MODULES", {**action_main.MODE_MODULES, "review": "riverbed.nope"}
-    )
+    monkeypatch.setattr(modes, "MODE_MODULES", {**modes.MODE_MODULES, "review": "riverbed.nope"})
     with pytest.raises(ActionConfigError, match="mode 'review' is not available"):
-        action_main.load_mode("review")
+        modes.load_mode("review")
 
 
 def test_every_available_mode_module_has_run() -> None:
     for mode in ("persist", "expire", "review", "comment"):
-        assert callable(action_main.load_mode(mode).run)
+        assert isinstance(modes.load_mode(mode), modes.Mode)
+
+
+def test_a_mode_module_without_mode_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(modes, "MODE_MODULES", {**modes.MODE_MODULES, "review": "riverbed.errors"})
+    with pytest.raises(ActionConfigError, match=r"riverbed\.errors defines no MODE"):
+        modes.load_mode("review")

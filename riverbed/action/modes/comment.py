@@ -15,6 +15,7 @@ from riverbed.action.comment_event import (
 )
 from riverbed.action.comment_talk import Talk, finding_markers
 from riverbed.action.context import ActionContext
+from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.restore import (
     Restored,
     TrustCheck,
@@ -355,3 +356,6 @@ def _untrusted_event(context: ActionContext, talk: Talk, parsed: ParsedComment) 
 def _one_marker(replies: list[str]) -> list[str]:
     """Several answers in one reply keep only the first reply marker."""
     return [r if i == 0 else r.split("\n", 1)[1] for i, r in enumerate(replies)]
+
+
+MODE: Mode = FunctionMode(run)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from riverbed.action.context import ActionContext
 from riverbed.action.learning_job import issues_summary, learn
 from riverbed.action.memory_job import run_memory_job, write_outputs
+from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.summary import render_summary
 
 
@@ -18,3 +19,6 @@ def run(context: ActionContext) -> int:
     for warning in report.warnings:
         context.runner.warning(warning)
     return 0
+
+
+MODE: Mode = FunctionMode(run)

@@ -8,6 +8,7 @@ from riverbed.action.baseline_input import persist_baseline
 from riverbed.action.context import ActionContext
 from riverbed.action.eval_input import fail_on_regression, persist_evals
 from riverbed.action.memory_job import Appender, AppendOutcome, run_memory_job, write_outputs
+from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.summary import render_summary
 
 
@@ -51,3 +52,6 @@ def run(context: ActionContext) -> int:
         )
         return 1
     return 0
+
+
+MODE: Mode = FunctionMode(run)

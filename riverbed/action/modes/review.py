@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from riverbed.action.context import ActionContext
+from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.restore import trust_check
 from riverbed.action.review_inputs import (
     ReviewInputs,
@@ -320,3 +321,6 @@ def run(context: ActionContext) -> int:
     for warning in (*warnings, *result.warnings):
         runner.warning(warning)
     return 1 if failing else 0
+
+
+MODE: Mode = FunctionMode(run)
