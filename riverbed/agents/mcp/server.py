@@ -6,7 +6,8 @@ runtime to publish their JSON schemas.
 """
 
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from dataclasses import dataclass
+from typing import Annotated, Any, Final, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -66,23 +67,13 @@ def _guarded(call: Callable[[], T]) -> T:
         raise _RiverbedToolError(str(exc)) from None
 
 
-def build_server(settings: ServerSettings) -> MCPServer:
-    """An MCPServer with riverbed's tools bound to one index (deposit left out when read-only)."""
-    server: MCPServer = _Server(
-        name="riverbed",
-        version=_version(),
-        instructions=INSTRUCTIONS
-        + (" This server is read-only: deposit is disabled." if settings.read_only else ""),
-        log_level="WARNING",
-    )
-    read = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+_READ = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+_WRITE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
 
-    @server.tool(
-        description="Read the team's review memory (won't-fixes, suppressions, decisions, "
-        "patterns) that applies to a phase and the files you touch, as Markdown; call it "
-        "before reviewing or changing code.",
-        annotations=read,
-    )
+
+def _context(settings: ServerSettings) -> Callable[..., str]:
     def context(
         *,
         phase: Annotated[
@@ -103,11 +94,10 @@ def build_server(settings: ServerSettings) -> MCPServer:
             )
         )
 
-    @server.tool(
-        description="Search review-memory entries by type, tags, phase or text; returns "
-        "trimmed entries and how many the limit left out.",
-        annotations=read,
-    )
+    return context
+
+
+def _query(settings: ServerSettings) -> Callable[..., dict[str, Any]]:
     def query(
         *,
         type: Annotated[EntryType | None, Field(description="only entries of this type")] = None,
@@ -140,76 +130,136 @@ def build_server(settings: ServerSettings) -> MCPServer:
             )
         )
 
-    if not settings.read_only:
+    return query
 
-        @server.tool(
-            description="Record a decision, pattern, won't-fix or ADR in the shared review "
-            "memory so future reviews and agents know it; returns the new entry's id.",
-            annotations=ToolAnnotations(
-                read_only_hint=False,
-                destructive_hint=False,
-                idempotent_hint=False,
-                open_world_hint=False,
+
+def _deposit(settings: ServerSettings) -> Callable[..., dict[str, Any]]:
+    def deposit(
+        *,
+        type: Annotated[DepositType, Field(description="kind of memory")],
+        title: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=tools.MAX_DEPOSIT_TITLE_CHARS,
+                description=f"one-line title (at most {tools.MAX_DEPOSIT_TITLE_CHARS} chars)",
             ),
-        )
-        def deposit(
-            *,
-            type: Annotated[DepositType, Field(description="kind of memory")],
-            title: Annotated[
-                str,
-                Field(
-                    min_length=1,
-                    max_length=tools.MAX_DEPOSIT_TITLE_CHARS,
-                    description=f"one-line title (at most {tools.MAX_DEPOSIT_TITLE_CHARS} chars)",
-                ),
-            ],
-            content: Annotated[
-                str,
-                Field(
-                    min_length=1,
-                    max_length=tools.MAX_DEPOSIT_CONTENT_BYTES,
-                    description="what was decided or learned, and why (at most 16 KiB of UTF-8)",
-                ),
-            ],
-            phase: Annotated[
-                Phase | None, Field(description="review phase it belongs to, if one")
-            ] = None,
-            tags: Annotated[list[str] | None, Field(description="labels for lookup")] = None,
-            files: Annotated[
-                list[str] | None,
-                Field(description="repo paths or globs (*, ?, **) it applies to"),
-            ] = None,
-            expires: Annotated[
-                str | None,
-                Field(description="RFC 3339 date (2027-01-31) or date-time after which it lapses"),
-            ] = None,
-            links: Annotated[
-                list[str] | None, Field(description="URLs: PR, issue, ADR document")
-            ] = None,
-        ) -> dict[str, Any]:
-            return _guarded(
-                lambda: tools.deposit_tool(
-                    settings,
-                    type=type,
-                    title=title,
-                    content=content,
-                    now=utc_now(),
-                    phase=phase,
-                    tags=tags,
-                    files=files,
-                    expires=expires,
-                    links=links,
-                )
+        ],
+        content: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=tools.MAX_DEPOSIT_CONTENT_BYTES,
+                description="what was decided or learned, and why (at most 16 KiB of UTF-8)",
+            ),
+        ],
+        phase: Annotated[
+            Phase | None, Field(description="review phase it belongs to, if one")
+        ] = None,
+        tags: Annotated[list[str] | None, Field(description="labels for lookup")] = None,
+        files: Annotated[
+            list[str] | None,
+            Field(description="repo paths or globs (*, ?, **) it applies to"),
+        ] = None,
+        expires: Annotated[
+            str | None,
+            Field(description="RFC 3339 date (2027-01-31) or date-time after which it lapses"),
+        ] = None,
+        links: Annotated[
+            list[str] | None, Field(description="URLs: PR, issue, ADR document")
+        ] = None,
+    ) -> dict[str, Any]:
+        return _guarded(
+            lambda: tools.deposit_tool(
+                settings,
+                type=type,
+                title=title,
+                content=content,
+                now=utc_now(),
+                phase=phase,
+                tags=tags,
+                files=files,
+                expires=expires,
+                links=links,
             )
+        )
 
-    @server.tool(
-        description="Overview of the review memory: counts, salient suppressions and "
-        "decisions, open tensions, what expires soon, recent changes.",
-        annotations=read,
-    )
+    return deposit
+
+
+def _status(settings: ServerSettings) -> Callable[[], dict[str, Any]]:
     def status() -> dict[str, Any]:
         return _guarded(lambda: tools.status_tool(settings, now=utc_now()))
 
+    return status
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One MCP tool as data: the handler's annotated signature is its published input schema."""
+
+    name: str
+    description: str
+    annotations: ToolAnnotations
+    #: The handler bound to one server's settings (the work itself is in `tools`).
+    bind: Callable[[ServerSettings], Callable[..., Any]]
+    #: Writes memory: left out of a read-only server.
+    writes: bool = False
+
+
+#: Every tool, in the order clients list them (a new tool: a handler above and a line here).
+TOOLS: Final = (
+    Tool(
+        "context",
+        "Read the team's review memory (won't-fixes, suppressions, decisions, patterns) that "
+        "applies to a phase and the files you touch, as Markdown; call it before reviewing or "
+        "changing code.",
+        _READ,
+        _context,
+    ),
+    Tool(
+        "query",
+        "Search review-memory entries by type, tags, phase or text; returns trimmed entries "
+        "and how many the limit left out.",
+        _READ,
+        _query,
+    ),
+    Tool(
+        "deposit",
+        "Record a decision, pattern, won't-fix or ADR in the shared review memory so future "
+        "reviews and agents know it; returns the new entry's id.",
+        _WRITE,
+        _deposit,
+        writes=True,
+    ),
+    Tool(
+        "status",
+        "Overview of the review memory: counts, salient suppressions and decisions, open "
+        "tensions, what expires soon, recent changes.",
+        _READ,
+        _status,
+    ),
+)
+
+
+def build_server(settings: ServerSettings) -> MCPServer:
+    """An MCPServer with riverbed's tools bound to one index (deposit left out when read-only)."""
+    server: MCPServer = _Server(
+        name="riverbed",
+        version=_version(),
+        instructions=INSTRUCTIONS
+        + (" This server is read-only: deposit is disabled." if settings.read_only else ""),
+        log_level="WARNING",
+    )
+    for tool in TOOLS:
+        if tool.writes and settings.read_only:
+            continue
+        server.add_tool(
+            tool.bind(settings),
+            name=tool.name,
+            description=tool.description,
+            annotations=tool.annotations,
+        )
     return server
 
 
