@@ -6,7 +6,7 @@ import os
 import re
 from urllib.parse import quote, unquote, urlsplit
 
-from riverbed.memory.globs import normalize_path
+from riverbed.index.paths import normalize_path
 
 #: A Windows drive path, with either separator (`C:\work`, `c:/work`).
 _DRIVE = re.compile(r"[A-Za-z]:[\\/]")

@@ -7,15 +7,20 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
+from riverbed.index.paths import normalize_path
+
+__all__ = [  # normalize_path is re-exported: its home is riverbed.index.paths
+    "GlobIndex",
+    "any_match",
+    "directory_prefixes",
+    "glob_match",
+    "glob_matcher",
+    "is_glob",
+    "literal_prefix",
+    "normalize_path",
+]
+
 T = TypeVar("T")
-
-
-def normalize_path(path: str) -> str:
-    """A repository path as riverbed compares it: `/` separators, no leading `./`."""
-    path = path.replace("\\", "/")
-    while path.startswith("./"):
-        path = path[2:]
-    return path
 
 
 # Pattern tokens. A gap is `*` ([^/]*), `**` (anything) or `**/` at a segment start (zero or

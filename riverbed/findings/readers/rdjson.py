@@ -6,8 +6,8 @@ from typing import Any
 
 from riverbed.findings.interface import Finding, LinesReader, Reader, ReadOptions
 from riverbed.findings.uris import is_absolute, local_root, strip_prefix
+from riverbed.index.paths import normalize_path
 from riverbed.jsoninput import Walker
-from riverbed.memory.globs import normalize_path
 
 #: reviewdog severities (protobuf JSON allows the names or their numbers).
 _SEVERITIES = {"UNKNOWN_SEVERITY": None, "ERROR": "major", "WARNING": "minor", "INFO": "info"}

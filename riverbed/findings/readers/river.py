@@ -9,8 +9,8 @@ from typing import Any
 
 from riverbed.findings.interface import Finding, LinesReader, Reader, ReadOptions
 from riverbed.index.model import PHASES, SEVERITIES
+from riverbed.index.paths import normalize_path
 from riverbed.jsoninput import Walker
-from riverbed.memory.globs import normalize_path
 
 _MODEL_KEYS = frozenset(
     ("ruleId", "file", "severity", "message", "title", "line", "lineEnd", "phase", "evidence")

@@ -14,8 +14,8 @@ from riverbed.findings.uris import (
     local_root,
     strip_prefix,
 )
+from riverbed.index.paths import normalize_path
 from riverbed.jsoninput import Walker
-from riverbed.memory.globs import normalize_path
 
 #: Nested uriBaseIds are rare; four levels is plenty.
 _BASE_DEPTH = 4
