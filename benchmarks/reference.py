@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import riverbed
-from benchmarks.cases import Row
+from benchmarks.cases import Row, fresh_copy
 from benchmarks.generate import new_entries
 from riverbed.index.dates import utc_now
 
@@ -128,7 +128,7 @@ def compare(
     try:
         for attempt in range(1 + runs):
             if writes:
-                shutil.copyfile(source, mine)
+                fresh_copy(source, mine)
             start = time.perf_counter()
             count = ours()
             elapsed = time.perf_counter() - start
