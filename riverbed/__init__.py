@@ -45,7 +45,11 @@ if TYPE_CHECKING:
     from riverbed.memory.baseline import Baseline
     from riverbed.memory.change import Change, change_from_files, parse_unified_diff
     from riverbed.memory.prompt import format_memory_for_prompt
-    from riverbed.memory.record_suppression import create_suppression, revoke_suppression
+    from riverbed.memory.record_suppression import (
+        SuppressionSpec,
+        create_suppression,
+        revoke_suppression,
+    )
     from riverbed.memory.review import ReviewResult, review_findings
     from riverbed.memory.select import (
         ReviewMemory,
@@ -90,6 +94,7 @@ _LAZY = {
     "SuppressionResult": "riverbed.memory.suppress",
     "apply_suppressions": "riverbed.memory.suppress",
     "create_suppression": "riverbed.memory.record_suppression",
+    "SuppressionSpec": "riverbed.memory.record_suppression",
     "revoke_suppression": "riverbed.memory.record_suppression",
 }
 
@@ -151,6 +156,7 @@ __all__ = [
     "SecretInEntryError",
     "StoreWriteError",
     "SuppressionResult",
+    "SuppressionSpec",
     "UsageError",
     "__version__",
     "append_entries",

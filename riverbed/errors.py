@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
+#: A field named in a message template: `{scope}`, `{feedbackType}`.
+_FIELD = re.compile(r"\{([A-Za-z]+)\}")
+
 
 class RiverbedError(Exception):
     """Base of every riverbed error; the message says what went wrong and what to do."""
 
     #: Exit code the CLI uses for this kind of error (DESIGN: 2 bad input, 3 unreadable index).
     exit_code = 2
+
+    def __init__(self, *args: object, field: str | None = None) -> None:
+        # An error about an input names it by its field (`scope`, `feedbackType`, ...): the
+        # message holds `{scope}` where a name goes, so `cli/` can put its flag there.
+        self.field = field
+        self.template = str(args[0]) if field is not None and args else None
+        if self.template is not None:
+            args = (_FIELD.sub(r"\1", self.template), *args[1:])
+        super().__init__(*args)
+
+    def naming(self, name: Callable[[str], str]) -> str:
+        """The message with each field it names called `name(field)` (the CLI: its flag)."""
+        if self.template is None:
+            return str(self)
+        return _FIELD.sub(lambda found: name(found.group(1)), self.template)
 
 
 class UsageError(RiverbedError):

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from riverbed.cli.output import Context
+from riverbed.cli.output import Context, error_text
 from riverbed.errors import RiverbedError
 
 #: Modules that register verbs; each has `register(subparsers)` and sets `handler` defaults.
@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         context = Context(index_path=_index_path(args.index), as_json=args.json)
         code: int = args.handler(args, context)
     except RiverbedError as exc:
-        print(f"riverbed: error: {exc}", file=sys.stderr)
+        print(f"riverbed: error: {error_text(exc)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("riverbed: interrupted", file=sys.stderr)

@@ -9,6 +9,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from riverbed.errors import RiverbedError
+
+#: The CLI flag for each field a library error names (`RiverbedError.field`): the one table.
+FIELD_FLAGS: dict[str, str] = {
+    "type": "--type",
+    "feedbackType": "--type",
+    "scope": "--scope",
+    "severity": "--severity",
+    "phase": "--phase",
+    "reason": "--reason",
+    "ruleId": "--rule",
+    "paths": "--path",
+    "content": "--content or --content-file",
+    "attempt": "--attempt",
+    "tolerance": "--tolerance",
+    "against": "--against",
+    "maxChars": "--max-chars",
+}
+
 
 @dataclass
 class Context:
@@ -22,6 +41,13 @@ class Context:
         """Print a warning on stderr now (and keep it for JSON output)."""
         self.warnings.append(message)
         print(f"riverbed: warning: {message}", file=sys.stderr)
+
+
+def error_text(exc: RiverbedError) -> str:
+    """An error's message as the CLI shows it: a field it names is called by its flag."""
+    if exc.field is None:
+        return str(exc)
+    return exc.naming(lambda field: FIELD_FLAGS.get(field, field))
 
 
 def no_index_message(path: Path) -> str:

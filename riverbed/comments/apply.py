@@ -23,11 +23,16 @@ from riverbed.comments import (
 from riverbed.comments.replies import Outcome
 from riverbed.errors import CommandParseError, GuardedSeverityError, RiverbedError
 from riverbed.index.build import build_entry
-from riverbed.index.model import Entry, Index, context, entries_by_id, entry_status
+from riverbed.index.model import Context, Entry, Index, context, entries_by_id, entry_status
 from riverbed.index.storage import read_index
 from riverbed.index.store import append_entry, archive_entry, supersede
 from riverbed.memory.globs import glob_match
-from riverbed.memory.record_suppression import WriteOutcome, write_revocation, write_suppression
+from riverbed.memory.record_suppression import (
+    SuppressionSpec,
+    WriteOutcome,
+    write_revocation,
+    write_suppression,
+)
 from riverbed.pr_review.markers import FindingMarker
 
 #: What one handler did: the change in words, the entry it touched, whether it wrote.
@@ -53,7 +58,7 @@ class Findings:
     by_fingerprint: Mapping[str, FindingMarker] | None = None
 
 
-def _source_context(provenance: Provenance, line: int) -> dict[str, int]:
+def _source_context(provenance: Provenance, line: int) -> Context:
     return {
         "sourcePR": provenance.pull_number,
         "sourceCommentId": provenance.comment_id,
@@ -149,9 +154,7 @@ def _write_suppression(
     fingerprint: str | None,
     rule: str | None,
 ) -> WriteOutcome:
-    return write_suppression(
-        path,
-        now=now,
+    spec = SuppressionSpec(
         fingerprint=fingerprint,
         rule_id=rule,
         paths=command.paths,
@@ -168,6 +171,7 @@ def _write_suppression(
         links=(provenance.url,) if provenance.url else (),
         finding_rule=marker.rule_id if marker and fingerprint else None,
     )
+    return write_suppression(path, spec, now=now)
 
 
 def _revoke(path: Path, command: RevokeCommand, provenance: Provenance, now: datetime) -> _Done:

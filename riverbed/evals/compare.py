@@ -84,7 +84,9 @@ class SuiteComparison:
 def check_tolerance(tolerance: float) -> float:
     """The tolerance when it is a finite number ≥ 0, else UsageError."""
     if not math.isfinite(tolerance) or tolerance < 0:
-        raise UsageError(f"--tolerance must be a number ≥ 0 (such as 0.01), not {tolerance}")
+        raise UsageError(
+            f"{{tolerance}} must be a number ≥ 0 (such as 0.01), not {tolerance}", field="tolerance"
+        )
     return tolerance
 
 
@@ -187,11 +189,15 @@ def compare_suite(
         )
         if baseline is None:
             raise EntryNotFoundError(
-                f"--against {against!r}: no active eval_result entry with that id "
-                "(use previous, best, or an id from `riverbed eval history`)"
+                f"{{against}} {against!r}: no active eval_result entry with that id "
+                "(use previous, best, or an id from `riverbed eval history`)",
+                field="against",
             )
         if baseline.entry_id == newest.entry_id:
-            raise UsageError(f"--against {against!r} is the newest run itself; pick an earlier one")
+            raise UsageError(
+                f"{{against}} {against!r} is the newest run itself; pick an earlier one",
+                field="against",
+            )
         if baseline.suite != suite:
             note = f"baseline {against!r} belongs to suite {baseline.suite!r}, not {suite!r}"
     if against in BASELINES and not pool:

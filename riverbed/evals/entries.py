@@ -15,7 +15,7 @@ from riverbed.evals.interface import MAX_ERRORS_PER_RESULT, MAX_STORED_RESULTS, 
 from riverbed.index.dates import format_timestamp, parse_expires_at
 from riverbed.index.ids import slug
 from riverbed.index.jsonbytes import js_number
-from riverbed.index.model import Entry
+from riverbed.index.model import Context, Entry
 
 DEFAULT_AUTHOR: Final = "riverbed-eval"
 NO_COMMIT: Final = "unknown"
@@ -39,11 +39,12 @@ def normalize_attempt(attempt: str | int | None) -> str:
         return "1"
     text = str(attempt)
     if isinstance(attempt, int) and attempt < 1:
-        raise UsageError(f"--attempt must be 1 or more, not {attempt}")
+        raise UsageError(f"{{attempt}} must be 1 or more, not {attempt}", field="attempt")
     if not _ATTEMPT.fullmatch(text):
         raise UsageError(
-            f"--attempt {text!r} is not a valid attempt: use a number such as 2, or a run "
-            "token of letters, digits, '.', '_' and '-' (at most 40), such as 4711-2"
+            f"{{attempt}} {text!r} is not a valid attempt: use a number such as 2, or a run "
+            "token of letters, digits, '.', '_' and '-' (at most 40), such as 4711-2",
+            field="attempt",
         )
     return text
 
@@ -126,9 +127,9 @@ def _envelope(run: EvalRun, identity: RunIdentity, timestamp: str) -> dict[str, 
     return {k: v for k, v in envelope.items() if v is not None}
 
 
-def eval_context(run: EvalRun, identity: RunIdentity) -> dict[str, Any]:
+def eval_context(run: EvalRun, identity: RunIdentity) -> Context:
     """The structured context of an eval entry: what compare and history read."""
-    ctx: dict[str, Any] = {"suite": identity.suite, "commit": identity.commit}
+    ctx: Context = {"suite": identity.suite, "commit": identity.commit}
     if identity.branch:
         ctx["branch"] = identity.branch
     ctx["attempt"] = identity.attempt

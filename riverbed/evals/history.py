@@ -76,7 +76,7 @@ def _text(value: Any) -> str | None:
 def record_from_entry(entry: Entry, position: int) -> EvalRecord | None:
     """An EvalRecord from riverbed's context, else from a River Reviewer envelope in content."""
     ctx = context(entry)
-    source: dict[str, Any] = ctx
+    source: Mapping[str, object] = ctx
     if not isinstance(ctx.get("scores"), dict):
         try:
             envelope = loads(entry.get("content", ""))

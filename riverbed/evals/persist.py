@@ -130,7 +130,9 @@ def persist_runs(
     existing = entries_by_id(load_memory(index_path, on_warning=on_warning))
     if options.against not in BASELINES and options.against not in existing:
         # Checked before writing, so a mistyped baseline id leaves memory untouched.
-        raise EntryNotFoundError(f"--against {options.against!r}: no entry with that id")
+        raise EntryNotFoundError(
+            f"{{against}} {options.against!r}: no entry with that id", field="against"
+        )
     to_write: list[Entry] = []
     for _, identity, entry, _ in built:
         previous = existing.get(entry["id"])

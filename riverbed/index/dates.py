@@ -5,9 +5,9 @@ from __future__ import annotations
 import functools
 import re
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Any
 
 from riverbed.errors import InvalidExpiresAt
+from riverbed.index.model import Entry
 
 # ASCII digits only: `\d` would accept Arabic-Indic and other Unicode digits.
 _FULL_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
@@ -113,7 +113,7 @@ def is_valid_full_date(value: object) -> bool:
     return isinstance(value, str) and len(value) == 10 and is_valid_date(value)
 
 
-def effective_expiry(entry: dict[str, Any]) -> str | None:
+def effective_expiry(entry: Entry) -> str | None:
     """The entry's `expiresAt`, else the `context.expiresAt` older suppressions carry."""
     value = entry.get("expiresAt")
     if value is None:
@@ -123,7 +123,7 @@ def effective_expiry(entry: dict[str, Any]) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def expiry_status(entry: dict[str, Any], now: datetime) -> tuple[bool, str | None]:
+def expiry_status(entry: Entry, now: datetime) -> tuple[bool, str | None]:
     """(expired?, warning): an unparseable expiry counts as not expired and yields a warning."""
     value = effective_expiry(entry)
     if value is None:
@@ -135,7 +135,7 @@ def expiry_status(entry: dict[str, Any], now: datetime) -> tuple[bool, str | Non
     return deadline <= now, None
 
 
-def unparseable_expiry_warning(entry: dict[str, Any], value: str) -> str:
+def unparseable_expiry_warning(entry: Entry, value: str) -> str:
     """The one wording of the warning for an expiry that is not a date (every reader uses it)."""
     return (
         f"entry {entry.get('id')!r}: unparseable expiry {value!r} "
@@ -143,7 +143,7 @@ def unparseable_expiry_warning(entry: dict[str, Any], value: str) -> str:
     )
 
 
-def is_expired(entry: dict[str, Any], now: datetime) -> bool:
+def is_expired(entry: Entry, now: datetime) -> bool:
     """True when the entry's effective expiry is parseable and at or before `now`."""
     return expiry_status(entry, now)[0]
 

@@ -69,8 +69,9 @@ def revocation_records(entries: Iterable[Entry]) -> dict[str, Entry]:
 def _stamp(entry: Entry, *keys: str) -> str | None:
     meta = metadata(entry)
     for key in keys:
-        if isinstance(meta.get(key), str):
-            return str(meta[key])
+        value = meta.get(key)
+        if isinstance(value, str):
+            return value
     return None
 
 

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 from riverbed.errors import EntryNotFoundError, InvalidTransitionError
 from riverbed.index.dates import expiry_status, format_timestamp
-from riverbed.index.model import Entry, Index, entry_status, entry_title
+from riverbed.index.model import (
+    Context,
+    Entry,
+    Index,
+    Status,
+    context,
+    entry_status,
+    entry_title,
+    metadata,
+)
 
 
 @dataclass(frozen=True)
@@ -25,7 +34,7 @@ class TransitionResult:
 
     index: Index
     changed: bool
-    entry: Entry = field(default_factory=dict)
+    entry: Entry
 
 
 def _position(index: Index, entry_id: str) -> int:
@@ -43,11 +52,23 @@ def _with_entry(index: Index, position: int, entry: Entry) -> Index:
     return {**index, "entries": entries}
 
 
-def _stamped(entry: Entry, now: datetime | str, **changes: object) -> Entry:
+def _stamped(
+    entry: Entry,
+    now: datetime | str,
+    status: Status,
+    *,
+    superseded_by: str | None = None,
+    ctx: Context | None = None,
+) -> Entry:
     # `now` may come preformatted: expire stamps thousands of entries with one instant.
     stamp = now if isinstance(now, str) else format_timestamp(now)
-    updated = {**entry, **changes}
-    updated["metadata"] = {**entry.get("metadata", {}), "updatedAt": stamp}
+    updated = entry.copy()
+    updated["status"] = status
+    if superseded_by is not None:
+        updated["supersededBy"] = superseded_by
+    if ctx is not None:
+        updated["context"] = ctx
+    updated["metadata"] = {**metadata(entry), "updatedAt": stamp}
     return updated
 
 
@@ -69,20 +90,20 @@ def supersede(index: Index, old_id: str, new_id: str, now: datetime) -> Transiti
         raise InvalidTransitionError(
             f"entry {old_id!r} is already superseded by {old.get('supersededBy')!r}"
         )
-    updated = _stamped(old, now, status="superseded", supersededBy=new_id)
+    updated = _stamped(old, now, "superseded", superseded_by=new_id)
     return TransitionResult(_with_entry(index, position, updated), True, updated)
 
 
 def archive(index: Index, entry_id: str, reason: str, now: datetime) -> TransitionResult:
     """Archive an entry, recording the reason in `context.archivedReason`; repeat = no-op."""
     if not reason.strip():
-        raise InvalidTransitionError('archiving needs a reason (--reason "…")')
+        raise InvalidTransitionError('archiving needs a reason ({reason} "…")', field="reason")
     position = _position(index, entry_id)
     entry = index["entries"][position]
     if entry_status(entry) == "archived":
         return TransitionResult(index, False, entry)
-    context = entry.get("context") if isinstance(entry.get("context"), dict) else {}
-    updated = _stamped(entry, now, status="archived", context={**context, "archivedReason": reason})
+    ctx: Context = {**context(entry), "archivedReason": reason}
+    updated = _stamped(entry, now, "archived", ctx=ctx)
     return TransitionResult(_with_entry(index, position, updated), True, updated)
 
 
@@ -104,7 +125,7 @@ def expire(index: Index, now: datetime) -> tuple[Index, ExpireReport]:
             continue
         if new_entries is None:
             new_entries = list(entries)
-        new_entries[position] = _stamped(entry, stamp, status="archived")
+        new_entries[position] = _stamped(entry, stamp, "archived")
         archived.append(str(entry.get("id")))
         titles.append(entry_title(entry))
     report = ExpireReport(tuple(archived), tuple(titles), tuple(warnings))

@@ -15,7 +15,9 @@ from riverbed.index.model import (
     STATUS_RANK,
     Entry,
     Index,
+    context,
     entry_status,
+    metadata,
 )
 
 _EPOCH = datetime.min.replace(tzinfo=UTC)
@@ -43,18 +45,22 @@ def _ordered(value: Any) -> bytes:
 
 def split_entry(entry: Entry) -> tuple[Entry, dict[str, Any]]:
     """(body, lifecycle): the lifecycle is status, supersededBy, updatedAt, archive reason."""
-    body = {k: v for k, v in entry.items() if k not in ("status", "supersededBy")}
+    body = entry.copy()
+    body.pop("status", None)
+    body.pop("supersededBy", None)
     life: dict[str, Any] = {"status": entry_status(entry)}
     if "supersededBy" in entry:
         life["supersededBy"] = entry["supersededBy"]
     meta = entry.get("metadata")
     if isinstance(meta, dict) and "updatedAt" in meta:
         life["updatedAt"] = meta["updatedAt"]
-        body["metadata"] = {k: v for k, v in meta.items() if k != "updatedAt"}
+        body["metadata"] = meta.copy()
+        del body["metadata"]["updatedAt"]
     ctx = entry.get("context")
     if isinstance(ctx, dict) and any(k in ctx for k in LIFECYCLE_CONTEXT_KEYS):
-        life["context"] = {k: ctx[k] for k in LIFECYCLE_CONTEXT_KEYS if k in ctx}
-        body["context"] = {k: v for k, v in ctx.items() if k not in LIFECYCLE_CONTEXT_KEYS}
+        rest = ctx.copy()
+        life["context"] = {k: rest.pop(k) for k in LIFECYCLE_CONTEXT_KEYS if k in rest}
+        body["context"] = rest
     # An empty context is no context: archiving adds `context` to an entry that had none,
     # and the body must still equal the unarchived copy's (else a spurious conflict, and a
     # split of a joined entry would not give back the parts it was joined from).
@@ -65,15 +71,15 @@ def split_entry(entry: Entry) -> tuple[Entry, dict[str, Any]]:
 
 
 def _join(body: Entry, life: dict[str, Any]) -> Entry:
-    entry = dict(body)
+    entry = body.copy()
     if life["explicitStatus"] or life["status"] != "active":
         entry["status"] = life["status"]
     if "supersededBy" in life:
         entry["supersededBy"] = life["supersededBy"]
     if "updatedAt" in life:
-        entry["metadata"] = {**entry.get("metadata", {}), "updatedAt": life["updatedAt"]}
+        entry["metadata"] = {**metadata(entry), "updatedAt": life["updatedAt"]}
     if "context" in life:
-        entry["context"] = {**entry.get("context", {}), **life["context"]}
+        entry["context"] = {**context(entry), **life["context"]}
     return entry
 
 
@@ -126,9 +132,12 @@ def merge_indexes(a: Index, b: Index) -> MergeResult:
                 "(status and supersededBy follow the later status)"
             )
         merged[entry_id] = combined
-    result: Index = {"version": INDEX_VERSION}
+    entries = sorted(merged.values(), key=_order_key)
     stamps = [x["generatedAt"] for x in (a, b) if isinstance(x.get("generatedAt"), str)]
-    if stamps:
-        result["generatedAt"] = max(stamps, key=lambda s: (_instant(s), s))
-    result["entries"] = sorted(merged.values(), key=_order_key)
+    result: Index
+    if stamps:  # keys in the order written: version, generatedAt, entries
+        stamp = max(stamps, key=lambda s: (_instant(s), s))
+        result = {"version": INDEX_VERSION, "generatedAt": stamp, "entries": entries}
+    else:
+        result = {"version": INDEX_VERSION, "entries": entries}
     return MergeResult(result, tuple(conflicts))

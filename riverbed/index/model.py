@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, TypeAlias, get_args
-
-#: An entry as stored in the index: a JSON object (dict) whose shape the entry schema defines.
-Entry: TypeAlias = dict[str, Any]
-#: The whole index document `{"entries": [...], "version": "1"}`.
-Index: TypeAlias = dict[str, Any]
+from typing import (
+    Any,
+    Final,
+    Literal,
+    NotRequired,
+    Required,
+    TypeAlias,
+    TypedDict,
+    TypeGuard,
+    cast,
+    get_args,
+)
 
 INDEX_VERSION: Final = "1"
 DEFAULT_INDEX_PATH: Final = ".river/memory/index.json"
@@ -23,19 +29,141 @@ EntryType: TypeAlias = Literal[
     "resurface",
     "promotion_candidate",
 ]
-ENTRY_TYPES: Final[tuple[str, ...]] = get_args(EntryType)
+ENTRY_TYPES: Final[tuple[EntryType, ...]] = get_args(EntryType)
 Phase: TypeAlias = Literal["upstream", "midstream", "downstream"]
-PHASES: Final[tuple[str, ...]] = get_args(Phase)
-STATUSES: Final = ("active", "superseded", "archived")
+PHASES: Final[tuple[Phase, ...]] = get_args(Phase)
+Status: TypeAlias = Literal["active", "superseded", "archived"]
+STATUSES: Final[tuple[Status, ...]] = get_args(Status)
 #: DESIGN's order for merges: a status never goes backwards along it.
-STATUS_RANK: Final = {status: rank for rank, status in enumerate(STATUSES)}
-SEVERITIES: Final = ("info", "minor", "major", "critical")
+STATUS_RANK: Final[dict[str, int]] = {status: rank for rank, status in enumerate(STATUSES)}
+Severity: TypeAlias = Literal["info", "minor", "major", "critical"]
+SEVERITIES: Final[tuple[Severity, ...]] = get_args(Severity)
 #: Severity order used by the suppression guard, `--fail-on` and review ordering.
-SEVERITY_RANK: Final = {severity: rank for rank, severity in enumerate(SEVERITIES)}
-FEEDBACK_TYPES: Final = ("false_positive", "accepted_risk", "wont_fix", "not_relevant", "duplicate")
-SCOPES: Final = ("file", "subsystem", "global")
+SEVERITY_RANK: Final[dict[str, int]] = {severity: rank for rank, severity in enumerate(SEVERITIES)}
+FeedbackType: TypeAlias = Literal[
+    "false_positive", "accepted_risk", "wont_fix", "not_relevant", "duplicate"
+]
+FEEDBACK_TYPES: Final[tuple[FeedbackType, ...]] = get_args(FeedbackType)
+Scope: TypeAlias = Literal["file", "subsystem", "global"]
+SCOPES: Final[tuple[Scope, ...]] = get_args(Scope)
 #: Keys in `context` that record lifecycle changes rather than the entry's body.
 LIFECYCLE_CONTEXT_KEYS: Final = ("archivedReason", "declined")
+
+
+class Metadata(TypedDict, total=False):
+    """An entry's `metadata` (riverbed-entry.schema.json: `createdAt` and `author` required)."""
+
+    createdAt: Required[str]
+    author: Required[str]
+    updatedAt: str
+    phase: Phase
+    tags: list[str]
+    relatedFiles: list[str]
+    links: list[str]
+    confidence: float
+    summary: str
+
+
+class SuppressionMatch(TypedDict, total=False):
+    """A wider suppression's `context.match`: a rule, optionally narrowed to path globs."""
+
+    ruleId: Required[str]
+    paths: list[str]
+
+
+class Declined(TypedDict):
+    """`context.declined` of a promotion candidate a maintainer declined."""
+
+    by: str
+    at: str
+    reason: str
+
+
+class Context(TypedDict, total=False):
+    """An entry's `context`: free-form in the entry schema, so one TypedDict names every key
+    riverbed writes, grouped by the entry kind that writes it (a key outside it fails type
+    checking). Suppressions follow suppression-context.schema.json, where `scope` and `active`
+    are required; that is checked when an entry is written (index/schema.py), not by this type,
+    because one `context` type serves every entry type.
+    """
+
+    # suppression (suppression-context.schema.json)
+    scope: Scope
+    active: bool
+    feedbackType: FeedbackType
+    fingerprint: str
+    fingerprintAlgo: Literal["v1"]
+    severity: Severity
+    minSeverityToAutoSuppress: Severity
+    duplicateOfFingerprint: str
+    findingId: str | None
+    findingHash: str | None
+    expiresAt: str
+    sourcePR: int
+    sourceCommentId: int
+    sourceLine: int
+    match: SuppressionMatch
+    ruleId: str
+    promotedFrom: str
+    # resurface: a revocation names the suppression it lifts
+    action: str
+    suppressionId: str
+    # lifecycle (LIFECYCLE_CONTEXT_KEYS)
+    archivedReason: str
+    declined: Declined
+    # review entries holding a findings baseline (memory/baseline.py)
+    kind: str
+    digest: str
+    fingerprints: list[str]
+    fingerprintsDropped: int
+    findings: int
+    branch: str
+    commit: str
+    # eval_result (evals/entries.py)
+    suite: str
+    attempt: str
+    status: str
+    source: str
+    scores: dict[str, float]
+    counts: dict[str, int]
+    toolVersion: str
+    details: dict[str, Any]
+    # promotion_candidate (memory/learning/candidates.py)
+    clusterId: str
+    clusterKind: str
+    clusterKey: str
+    weight: float
+    minPrs: int
+    prs: list[int]
+    authors: list[str]
+    suppressionIds: list[str]
+    files: list[str]
+    severities: list[str]
+    suggestion: dict[str, Any]
+    reOffers: int
+    previous: dict[str, Any]
+
+
+class Entry(TypedDict):
+    """An entry as stored in the index (riverbed-entry.schema.json, River Reviewer v1 plus)."""
+
+    id: str
+    type: EntryType
+    content: str
+    metadata: Metadata
+    title: NotRequired[str]
+    context: NotRequired[Context]
+    status: NotRequired[Status]
+    supersededBy: NotRequired[str]
+    expiresAt: NotRequired[str]
+
+
+class Index(TypedDict):
+    """The whole index document `{"entries": [...], "version": "1"}` (index schema)."""
+
+    entries: list[Entry]
+    version: Literal["1"]
+    generatedAt: NotRequired[str]
 
 
 def empty_index() -> Index:
@@ -43,7 +171,17 @@ def empty_index() -> Index:
     return {"entries": [], "version": INDEX_VERSION}
 
 
-def entry_status(entry: Entry) -> str:
+def is_entry_type(value: object) -> TypeGuard[EntryType]:
+    """True when `value` is one of the entry types."""
+    return value in ENTRY_TYPES
+
+
+def is_phase(value: object) -> TypeGuard[Phase]:
+    """True when `value` is one of the review phases."""
+    return value in PHASES
+
+
+def entry_status(entry: Entry) -> Status:
     """The entry's status; an absent status means active."""
     status = entry.get("status")
     return status if isinstance(status, str) else "active"
@@ -54,19 +192,20 @@ def is_active(entry: Entry) -> bool:
     return entry_status(entry) == "active"
 
 
-def metadata(entry: Entry) -> dict[str, Any]:
+def metadata(entry: Entry) -> Metadata:
     """The entry's metadata object (empty dict when missing)."""
     value = entry.get("metadata")
-    return value if isinstance(value, dict) else {}
+    # Only an entry not yet validated lacks metadata; callers read it with `.get`.
+    return value if isinstance(value, dict) else cast(Metadata, {})
 
 
-def context(entry: Entry) -> dict[str, Any]:
+def context(entry: Entry) -> Context:
     """The entry's context object (empty dict when missing)."""
     value = entry.get("context")
     return value if isinstance(value, dict) else {}
 
 
-def entry_phase(entry: Entry) -> str | None:
+def entry_phase(entry: Entry) -> Phase | None:
     """The entry's review phase, if any."""
     phase = metadata(entry).get("phase")
     return phase if isinstance(phase, str) else None

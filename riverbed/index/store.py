@@ -20,7 +20,7 @@ from riverbed.index.dates import (
 )
 from riverbed.index.jsonbytes import loads
 from riverbed.index.lifecycle import ExpireReport
-from riverbed.index.model import Entry, Index
+from riverbed.index.model import INDEX_VERSION, Entry, Index
 from riverbed.index.schema import INDEX_SCHEMA, check_entry, describe, entry_problems, validator
 from riverbed.index.storage import WarningSink, read_index, update_index
 
@@ -113,7 +113,7 @@ def append_entries(
         added, report = _sort_batch(batch, existing.get)
         if not added:
             return index, False, report
-        new_index = {**index, "entries": [*index["entries"], *added]}
+        new_index: Index = {**index, "entries": [*index["entries"], *added]}
         if "generatedAt" in index:
             new_index["generatedAt"] = format_timestamp(moment)
         return new_index, True, report
@@ -216,7 +216,9 @@ def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireRepo
         # same rule to them, and swap in the bytes of the ones it archives.
         spans = splice.entries_with_expiry(data)
         candidates: list[Entry] = [loads(data[first:last]) for first, last in spans]
-        changed, report = lifecycle.expire({"entries": candidates}, moment)
+        changed, report = lifecycle.expire(
+            {"version": INDEX_VERSION, "entries": candidates}, moment
+        )
         pairs = [
             (span, old, new)
             for span, old, new in zip(spans, candidates, changed["entries"], strict=True)

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 from riverbed.findings.interface import Finding
 from riverbed.index.dates import expiry_status, format_timestamp
-from riverbed.index.model import Entry, Index, context, is_active, metadata
+from riverbed.index.model import Context, Entry, Index, context, is_active, metadata
 
 #: The tag and `context.kind` that mark a baseline entry (an ordinary `review` entry in v1).
 BASELINE_TAG = "riverbed-baseline"
@@ -50,7 +50,7 @@ def baseline_entry(
     digest = hashlib.sha256("\n".join(fingerprints).encode()).hexdigest()[:12]
     where = f" of {branch}" if branch else ""
     at = f" at {commit[:12]}" if commit else ""
-    ctx: dict[str, object] = {
+    ctx: Context = {
         "kind": BASELINE_KIND,
         "fingerprintAlgo": "v1",
         "digest": digest,
@@ -87,8 +87,8 @@ def same_baseline(entry: Entry, other: Entry) -> bool:
 
 def retired(entry: Entry) -> Entry:
     """A superseded baseline without its fingerprint list: the index keeps a small stub."""
-    ctx = {k: v for k, v in context(entry).items() if k != "fingerprints"}
-    values = context(entry).get("fingerprints")
+    ctx = context(entry).copy()
+    values = ctx.pop("fingerprints", None)
     ctx["fingerprintsDropped"] = len(values) if isinstance(values, list) else 0
     return {**entry, "context": ctx}
 

@@ -136,7 +136,9 @@ def _render(lines: list[str]) -> str:
 def format_memory_for_prompt(memory: ReviewMemory, *, max_chars: int = 4000) -> str:
     """Markdown for an LLM reviewer, at most `max_chars`; the last line counts what was cut."""
     if max_chars < MIN_CHARS:
-        raise UsageError(f"--max-chars {max_chars} is too small; use at least {MIN_CHARS}")
+        raise UsageError(
+            f"{{maxChars}} {max_chars} is too small; use at least {MIN_CHARS}", field="maxChars"
+        )
     entries = ordered_entries(memory)
     if not entries:
         return _render([HEADER, "", "No memory entries apply to this review."])

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from riverbed.errors import (
     DuplicateEntryError,
@@ -21,7 +21,19 @@ from riverbed.errors import (
 from riverbed.index.build import build_entry
 from riverbed.index.dates import expiry_status, parse_expires_at, utc_now
 from riverbed.index.ids import slug
-from riverbed.index.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES, Entry, Index, context
+from riverbed.index.model import (
+    FEEDBACK_TYPES,
+    PHASES,
+    SCOPES,
+    SEVERITIES,
+    Context,
+    Entry,
+    FeedbackType,
+    Index,
+    Scope,
+    Severity,
+    context,
+)
 from riverbed.index.model import is_active as status_is_active
 from riverbed.memory.select import is_revocation, revoked_ids
 from riverbed.memory.suppress import GUARDED_SEVERITIES
@@ -40,44 +52,71 @@ class WriteOutcome:
     written: bool
 
 
-def _choice(value: str | None, allowed: tuple[str, ...], flag: str) -> None:
+@dataclass(frozen=True)
+class SuppressionSpec:
+    """The fields of one suppression request: what defines it and what is recorded with it.
+
+    `links` (e.g. the URL of the comment that asked for it) go to `metadata.links`; they do
+    not define the suppression, so the same request from elsewhere yields the same id.
+    `finding_rule` (the rule of the finding a fingerprint suppression hides, when known) is
+    recorded as `context.ruleId` for the learning analytics; it does not change the id.
+    """
+
+    reason: str
+    author: str
+    fingerprint: str | None = None
+    rule_id: str | None = None
+    paths: tuple[str, ...] = ()
+    feedback_type: str | None = None
+    severity: str | None = None
+    scope: str = "file"
+    related_files: tuple[str, ...] = ()
+    expires_at: str | None = None
+    phase: str | None = None
+    source_pr: int | None = None
+    source_comment_id: int | None = None
+    links: tuple[str, ...] = ()
+    finding_rule: str | None = None
+
+
+def _choice(value: str | None, allowed: tuple[str, ...], field: str) -> None:
     if value is not None and value not in allowed:
-        raise UsageError(f"{flag} {value!r} is not one of {', '.join(allowed)}")
+        shown = "{" + field + "}"
+        raise UsageError(f"{shown} {value!r} is not one of {', '.join(allowed)}", field=field)
 
 
-def _validate(
-    *,
-    fingerprint: str | None,
-    rule_id: str | None,
-    paths: list[str],
-    reason: str,
-    feedback_type: str,
-    severity: str | None,
-) -> None:
+def _validate(spec: SuppressionSpec, paths: list[str], feedback_type: str) -> None:
+    fingerprint, rule_id, severity = spec.fingerprint, spec.rule_id, spec.severity
     if fingerprint is None and rule_id is None:
-        with_paths = " (--path globs narrow a --rule suppression)" if paths else ""
+        with_paths = " ({paths} globs narrow a {ruleId} suppression)" if paths else ""
         raise UsageError(
             "a suppression needs what to suppress: a fingerprint (as `riverbed review` prints "
-            f"it) or a rule id with --rule RULE; neither was given{with_paths}"
+            f"it) or a rule id with {{ruleId}}; neither was given{with_paths}",
+            field="ruleId",
         )
     if fingerprint is not None and rule_id is not None:
         raise UsageError(
-            f"give a fingerprint or --rule, not both (got fingerprint {fingerprint!r} "
-            f"and --rule {rule_id!r})"
+            f"give a fingerprint or {{ruleId}}, not both (got fingerprint {fingerprint!r} "
+            f"and {{ruleId}} {rule_id!r})",
+            field="ruleId",
         )
     if fingerprint is not None and not _FINGERPRINT.fullmatch(fingerprint):
         raise UsageError(
             f"{fingerprint!r} is not a v1 fingerprint (16 lower-case hex characters, "
-            "as `riverbed review` prints them)"
+            "as `riverbed review` prints them)",
+            field="fingerprint",
         )
     if paths and rule_id is None:
-        raise UsageError("path globs (--path) go with --rule, not with a fingerprint")
-    if not reason.strip():
         raise UsageError(
-            "a suppression needs a reason (--reason): say why the finding is acceptable"
+            "path globs ({paths}) go with {ruleId}, not with a fingerprint", field="paths"
         )
-    _choice(feedback_type, FEEDBACK_TYPES, "--type")
-    _choice(severity, SEVERITIES, "--severity")
+    if not spec.reason.strip():
+        raise UsageError(
+            "a suppression needs a reason ({reason}): say why the finding is acceptable",
+            field="reason",
+        )
+    _choice(feedback_type, FEEDBACK_TYPES, "feedbackType")
+    _choice(severity, SEVERITIES, "severity")
     if severity in GUARDED_SEVERITIES and feedback_type != "accepted_risk":
         raise GuardedSeverityError(severity, feedback_type)
 
@@ -98,83 +137,59 @@ def _title(fingerprint: str | None, rule_id: str | None, paths: list[str], files
     return title if len(title) <= 200 else title[:199] + "…"
 
 
-def build_suppression_entry(
-    *,
-    fingerprint: str | None = None,
-    rule_id: str | None = None,
-    paths: Iterable[str] = (),
-    reason: str,
-    feedback_type: str | None = None,
-    severity: str | None = None,
-    scope: str = "file",
-    related_files: Iterable[str] = (),
-    expires_at: str | None = None,
-    phase: str | None = None,
-    author: str,
-    source_pr: int | None = None,
-    source_comment_id: int | None = None,
-    links: Iterable[str] = (),
-    now: datetime,
-    generation: int = 1,
-    finding_rule: str | None = None,
-) -> Entry:
-    """A new suppression entry (pure); its id is derived from everything that defines it.
-
-    `finding_rule` (the rule of the finding a fingerprint suppression hides, when known) is
-    recorded as `context.ruleId` for the learning analytics; it does not change the id.
-    """
-    path_list = list(dict.fromkeys(paths))
-    files = list(dict.fromkeys(related_files))
-    feedback = feedback_type or "false_positive"
-    _validate(
-        fingerprint=fingerprint,
-        rule_id=rule_id,
-        paths=path_list,
-        reason=reason,
-        feedback_type=feedback,
-        severity=severity,
-    )
-    _choice(scope, SCOPES, "--scope")
-    _choice(phase, PHASES, "--phase")
-    if expires_at is not None:
-        parse_expires_at(expires_at)
-    ctx: dict[str, Any] = {"scope": scope, "active": True, "feedbackType": feedback}
+def build_suppression_entry(spec: SuppressionSpec, *, now: datetime, generation: int = 1) -> Entry:
+    """A new suppression entry (pure); its id is derived from everything that defines it."""
+    fingerprint, rule_id, reason = spec.fingerprint, spec.rule_id, spec.reason
+    path_list = list(dict.fromkeys(spec.paths))
+    files = list(dict.fromkeys(spec.related_files))
+    feedback = spec.feedback_type or "false_positive"
+    _validate(spec, path_list, feedback)
+    _choice(spec.scope, SCOPES, "scope")
+    _choice(spec.phase, PHASES, "phase")
+    if spec.expires_at is not None:
+        parse_expires_at(spec.expires_at)
+    # Checked just above: these name members of their Literal types.
+    ctx: Context = {
+        "scope": cast(Scope, spec.scope),
+        "active": True,
+        "feedbackType": cast(FeedbackType, feedback),
+    }
     if fingerprint is not None:
         ctx["fingerprint"] = fingerprint
         ctx["fingerprintAlgo"] = "v1"
-    if severity is not None:
-        ctx["severity"] = severity
+    if spec.severity is not None:
+        ctx["severity"] = cast(Severity, spec.severity)
     if rule_id is not None:
         ctx["match"] = {"ruleId": rule_id, "paths": path_list} if path_list else {"ruleId": rule_id}
-    if source_pr is not None:
-        ctx["sourcePR"] = source_pr
-    if source_comment_id is not None:
-        ctx["sourceCommentId"] = source_comment_id
+    if spec.source_pr is not None:
+        ctx["sourcePR"] = spec.source_pr
+    if spec.source_comment_id is not None:
+        ctx["sourceCommentId"] = spec.source_comment_id
     defining = {
         "context": ctx,
         "reason": reason.strip(),
         "relatedFiles": files,
-        "expiresAt": expires_at,
-        "phase": phase,
+        "expiresAt": spec.expires_at,
+        "phase": spec.phase,
     }
     stem = fingerprint if fingerprint is not None else (slug(rule_id or "", words=4) or "rule")
     entry_id = suppression_id(defining, stem)
     if generation > 1:
         entry_id = f"{entry_id}-{generation}"
-    if finding_rule and fingerprint is not None:
-        ctx["ruleId"] = finding_rule
+    if spec.finding_rule and fingerprint is not None:
+        ctx["ruleId"] = spec.finding_rule
     return build_entry(
         type="suppression",
         title=_title(fingerprint, rule_id, path_list, files),
         content=reason.strip(),
-        author=author,
+        author=spec.author,
         now=now,
-        phase=phase,
+        phase=spec.phase,
         files=files,
-        expires=expires_at,
+        expires=spec.expires_at,
         entry_id=entry_id,
         context=ctx,
-        links=list(dict.fromkeys(links)),
+        links=list(dict.fromkeys(spec.links)),
     )
 
 
@@ -199,7 +214,7 @@ def _load(path: PathLike) -> Index:
 
 
 def write_suppression(
-    path: PathLike, *, now: datetime | None = None, **fields: Any
+    path: PathLike, spec: SuppressionSpec, *, now: datetime | None = None
 ) -> WriteOutcome:
     """Append a suppression unless an identical one is already in effect (then a no-op)."""
     from riverbed.index.store import append_entries
@@ -210,7 +225,7 @@ def write_suppression(
         by_id = {e["id"]: e for e in index["entries"]}
         revoked = revoked_ids(index)
         for generation in range(1, _MAX_GENERATIONS + 1):
-            entry = build_suppression_entry(now=moment, generation=generation, **fields)
+            entry = build_suppression_entry(spec, now=moment, generation=generation)
             existing = by_id.get(entry["id"])
             if existing is None:
                 try:
@@ -251,27 +266,25 @@ def create_suppression(
 ) -> Entry:
     """Record a suppression (by fingerprint, or by rule + path globs); re-running is a no-op.
 
-    `links` (e.g. the URL of the comment that asked for it) go to `metadata.links`; they are
-    not part of what defines the suppression, so the same request from elsewhere is a no-op.
+    The keyword form of `SuppressionSpec` (see there for `links`), written by `write_suppression`.
     """
-    return write_suppression(
-        path,
-        now=now,
+    spec = SuppressionSpec(
+        reason=reason,
+        author=author,
         fingerprint=fingerprint,
         rule_id=rule_id,
         paths=tuple(paths),
-        reason=reason,
         feedback_type=feedback_type,
         severity=severity,
         scope=scope,
         related_files=tuple(related_files),
         expires_at=expires_at,
         phase=phase,
-        author=author,
         source_pr=source_pr,
         source_comment_id=source_comment_id,
         links=tuple(links),
-    ).entry
+    )
+    return write_suppression(path, spec, now=now).entry
 
 
 def build_revocation_entry(
@@ -279,7 +292,7 @@ def build_revocation_entry(
 ) -> Entry:
     """A `resurface` entry with `context.action: "revoke"` naming the suppression (pure)."""
     if not reason.strip():
-        raise UsageError("a revocation needs a reason (--reason)")
+        raise UsageError("a revocation needs a reason ({reason})", field="reason")
     return build_entry(
         type="resurface",
         title=f"Revoke {suppression_id}",

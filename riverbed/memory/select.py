@@ -20,10 +20,11 @@ def is_revocation(entry: Entry) -> bool:
 
 def revoked_ids(index: Index) -> set[str]:
     """Ids named by a revocation record (`context.suppressionId`), whatever its status."""
-    return _revoked_by(e for e in index.get("entries", []) if e.get("type") == "resurface")
+    return revoked_among(e for e in index.get("entries", []) if e.get("type") == "resurface")
 
 
-def _revoked_by(resurfaces: Iterable[Entry]) -> set[str]:
+def revoked_among(resurfaces: Iterable[Entry]) -> set[str]:
+    """Ids named by the revocation records among `resurfaces`."""
     out: set[str] = set()
     for entry in resurfaces:
         if not is_revocation(entry):
@@ -246,7 +247,7 @@ def load_review_memory(
             by_files.append(entry)
         else:
             kept.append(entry)
-    revoked = _revoked_by(revocations)
+    revoked = revoked_among(revocations)
     n_revoked = 0
     if revoked:
         # Revocation outranks phase and files in the counts, as in a check-by-check order.

@@ -23,7 +23,7 @@ from riverbed.index.model import (
     entry_title,
     metadata,
 )
-from riverbed.memory.select import load_review_memory, revoked_ids
+from riverbed.memory.select import load_review_memory, revoked_among
 from riverbed.memory.status_pass import NEVER, StatusPass, last_touched, status_pass
 from riverbed.memory.tensions import (
     LiveView,
@@ -55,7 +55,7 @@ def revocations(index: Index) -> dict[str, str]:
 
 
 def _revocations_by(resurfaces: list[Entry]) -> dict[str, str]:
-    revoked = revoked_ids({"entries": resurfaces})
+    revoked = revoked_among(resurfaces)
     out: dict[str, str] = {}
     for entry in resurfaces:
         target = context(entry).get("suppressionId")

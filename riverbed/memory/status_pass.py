@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from riverbed.index.dates import format_timestamp
 from riverbed.index.instants import read_instant
 from riverbed.index.model import Entry, metadata
-from riverbed.memory.select import revoked_ids
+from riverbed.memory.select import revoked_among
 from riverbed.memory.tensions import DECISION_TYPES, GUIDANCE_TYPES, LiveView
 
 NEVER = datetime.min.replace(tzinfo=UTC)
@@ -159,7 +159,7 @@ def status_pass(
         # Within the window up to now: a date after `now` is no change "in the last 14 days".
         if since <= (last_touched(entry) or NEVER) <= now:
             recent.append(entry)
-    revoked = revoked_ids({"entries": resurfaces})
+    revoked = revoked_among(resurfaces)
     if revoked:
         for group in (live, guidance, live_suppressions, decisions):
             group[:] = [e for e in group if e.get("id") not in revoked]

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from riverbed.index.dates import format_timestamp
-from riverbed.index.model import Entry, Index, empty_index
+from riverbed.index.model import (
+    Context,
+    Entry,
+    FeedbackType,
+    Index,
+    Metadata,
+    Severity,
+    empty_index,
+)
 
 
 def reference_suppression(
@@ -17,15 +24,15 @@ def reference_suppression(
     paths: tuple[str, ...] = (),
     pr: int | None = None,
     author: str = "river-review",
-    severity: str | None = None,
-    feedback_type: str = "false_positive",
+    severity: Severity | None = None,
+    feedback_type: FeedbackType = "false_positive",
     created: datetime | None = None,
     files: tuple[str, ...] = (),
     context_expires: str | None = None,
     reason: str = "accepted in review",
 ) -> Entry:
     """A suppression as River Reviewer's `createSuppression` (or riverbed's own) writes it."""
-    ctx: dict[str, Any] = {"findingId": None, "findingHash": None, "scope": "file", "active": True}
+    ctx: Context = {"findingId": None, "findingHash": None, "scope": "file", "active": True}
     if fingerprint is not None:
         ctx["fingerprint"] = fingerprint
         ctx["fingerprintAlgo"] = "v1"
@@ -38,7 +45,7 @@ def reference_suppression(
         ctx["expiresAt"] = context_expires
     if pr is not None:
         ctx["sourcePR"] = pr
-    meta: dict[str, Any] = {
+    meta: Metadata = {
         "createdAt": format_timestamp(created or datetime(2026, 1, 1, tzinfo=UTC)),
         "author": author,
         "tags": ["suppression", "active", "file"],

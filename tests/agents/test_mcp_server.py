@@ -177,6 +177,15 @@ def test_deposit_refusals_are_readable_tool_errors(index_path: Path) -> None:
     assert not index_path.exists()  # nothing written
 
 
+def test_deposit_errors_name_fields_not_cli_flags(index_path: Path) -> None:
+    async def body(client: ClientSession) -> Any:
+        return await client.call_tool("deposit", {"type": "decision", "title": "t", "content": " "})
+
+    message = text_of(run(index_path, body))
+    assert "an entry needs content (content)" in message, message
+    assert "--content" not in message
+
+
 def test_query_limit_counts_what_it_left_out_and_trims_content(index_path: Path) -> None:
     long = entry("decision-long", content="x" * 5000)
     seed(

@@ -37,10 +37,17 @@ def _index(tmp_path: Path) -> Path:
 
 # (arguments, needs an index, fragments the one-line error must contain, fragments it must not)
 CASES = {
+    # The library names the field (`content`, `reason`); the CLI shows its flags instead.
+    "add with blank content": (
+        ["add", "--type", "adr", "--content", " "],
+        True,
+        ["an entry needs content (--content or --content-file)"],
+        ["(content)"],
+    ),
     "suppress with neither fingerprint nor rule": (
         ["suppress", "--reason", "x"],
         True,
-        ["neither was given", "fingerprint", "--rule RULE"],
+        ["neither was given", "fingerprint", "a rule id with --rule"],
         ["not both"],
     ),
     "suppress with --path but no rule": (
@@ -71,7 +78,7 @@ CASES = {
         ["suppress", FP, "--reason", "  "],
         True,
         ["needs a reason (--reason)"],
-        [],
+        ["(reason)"],
     ),
     "suppress a major finding as a false positive": (
         ["suppress", FP, "--reason", "x", "--severity", "major"],

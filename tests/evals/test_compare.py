@@ -164,7 +164,7 @@ def test_higher_is_better_by_default(metric: str) -> None:
 
 
 def test_bad_tolerance() -> None:
-    with pytest.raises(UsageError, match="--tolerance"):
+    with pytest.raises(UsageError, match=r"^tolerance must be"):
         compare_suite(RUNS, tolerance=-0.1)
 
 

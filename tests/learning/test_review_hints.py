@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from riverbed.index.storage import read_index
 from riverbed.memory.learning.candidate_store import write_candidates
 from riverbed.memory.learning.review_hints import rule_hints
-from riverbed.memory.record_suppression import build_suppression_entry
+from riverbed.memory.record_suppression import SuppressionSpec, build_suppression_entry
 from riverbed.testing.histories import index_of, reference_suppression
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
@@ -46,9 +47,9 @@ def test_one_other_pull_request_and_none(tmp_path: Path) -> None:
 
 
 def test_a_fingerprint_suppression_records_its_findings_rule_without_changing_its_id() -> None:
-    common = {"fingerprint": "0123456789abcdef", "reason": "ok", "author": "m", "now": NOW}
-    plain = build_suppression_entry(**common)  # type: ignore[arg-type]
-    ruled = build_suppression_entry(finding_rule="S101", **common)  # type: ignore[arg-type]
+    spec = SuppressionSpec(fingerprint="0123456789abcdef", reason="ok", author="m")
+    plain = build_suppression_entry(spec, now=NOW)
+    ruled = build_suppression_entry(replace(spec, finding_rule="S101"), now=NOW)
     assert ruled["id"] == plain["id"]
     assert ruled["context"]["ruleId"] == "S101" and "ruleId" not in plain["context"]
     assert rule_hints(

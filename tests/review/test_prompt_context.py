@@ -112,7 +112,7 @@ def test_budget_cut_names_what_was_left_out() -> None:
 
 
 def test_too_small_budget_is_refused() -> None:
-    with pytest.raises(UsageError, match="--max-chars 100 is too small"):
+    with pytest.raises(UsageError, match="maxChars 100 is too small"):
         format_memory_for_prompt(memory(*ENTRIES), max_chars=100)
 
 

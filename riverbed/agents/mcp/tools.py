@@ -84,8 +84,8 @@ def trim_entry(
     if isinstance(files, list) and files:
         out["relatedFiles"] = files
     for key in ("author", "createdAt", "summary"):
-        if isinstance(meta.get(key), str):
-            out[key] = meta[key]
+        if isinstance(value := meta.get(key), str):
+            out[key] = value
     if expiry := effective_expiry(entry):
         out["expiresAt"] = expiry
     if isinstance(entry.get("supersededBy"), str):

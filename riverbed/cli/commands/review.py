@@ -18,7 +18,7 @@ from riverbed.cli.output import (
 )
 from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
-from riverbed.index.model import PHASES, SEVERITIES
+from riverbed.index.model import PHASES, SEVERITIES, Index
 from riverbed.memory.change import FILTER_MODES
 from riverbed.text import terminal
 
@@ -60,7 +60,7 @@ def read_change(args: argparse.Namespace, cwd: str) -> Change | None:
 
 
 def read_baseline(
-    args: argparse.Namespace, index: dict[str, Any], now: Any, context: Context, cap: int
+    args: argparse.Namespace, index: Index, now: Any, context: Context, cap: int
 ) -> Baseline | None:
     """--baseline FILE (read like --findings) or --baseline memory."""
     from riverbed.findings import read_findings_file
@@ -87,7 +87,7 @@ def read_baseline(
     return baseline_from_findings(findings, f"--baseline {args.baseline}")
 
 
-def load_for_review(context: Context) -> dict[str, Any]:
+def load_for_review(context: Context) -> Index:
     """The index read-only; a missing or corrupt one means reviewing without memory, said so."""
     from riverbed.index.model import empty_index
     from riverbed.index.store import load_memory

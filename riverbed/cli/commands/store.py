@@ -20,7 +20,15 @@ from riverbed.cli.output import (
     table,
 )
 from riverbed.errors import CorruptIndexError, UsageError
-from riverbed.index.model import ENTRY_TYPES, PHASES, Entry, entry_phase, entry_status, entry_title
+from riverbed.index.model import (
+    ENTRY_TYPES,
+    PHASES,
+    Entry,
+    Index,
+    entry_phase,
+    entry_status,
+    entry_title,
+)
 
 
 def default_author() -> str:
@@ -38,7 +46,7 @@ def parse_now(value: str | None) -> Any:
     return parse_expires_at(value) if value else utc_now()
 
 
-def load(context: Context) -> dict[str, Any]:
+def load(context: Context) -> Index:
     """Load the index, printing its warnings."""
     from riverbed.index.store import load_memory
 
@@ -176,7 +184,7 @@ def _cmd_query(args: argparse.Namespace, context: Context) -> int:
     return 0
 
 
-def _find(index: dict[str, Any], entry_id: str) -> Entry:
+def _find(index: Index, entry_id: str) -> Entry:
     from riverbed.errors import EntryNotFoundError
 
     for entry in index["entries"]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from riverbed.cli.output import (
     Context,
@@ -18,6 +18,9 @@ from riverbed.errors import UsageError
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
 from riverbed.index.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES
 from riverbed.text import terminal
+
+if TYPE_CHECKING:
+    from riverbed.memory.record_suppression import SuppressionSpec
 
 
 def _changed_files(args: argparse.Namespace, default_cwd: str) -> list[str] | None:
@@ -43,22 +46,23 @@ def severity_overrides(args: argparse.Namespace, root: str) -> tuple[Any, ...]:
     return (*flags, *read_project_config(root).severity_overrides)
 
 
-def _suppress_fields(args: argparse.Namespace) -> dict[str, Any]:
+def _suppress_spec(args: argparse.Namespace) -> SuppressionSpec:
     from riverbed.cli.commands.store import default_author
+    from riverbed.memory.record_suppression import SuppressionSpec
 
-    return {
-        "fingerprint": args.fingerprint,
-        "rule_id": args.rule,
-        "paths": tuple(args.path),
-        "reason": args.reason,
-        "feedback_type": args.type,
-        "severity": args.severity,
-        "scope": args.scope,
-        "related_files": tuple(args.file),
-        "expires_at": args.expires,
-        "phase": args.phase,
-        "author": args.author or default_author(),
-    }
+    return SuppressionSpec(
+        fingerprint=args.fingerprint,
+        rule_id=args.rule,
+        paths=tuple(args.path),
+        reason=args.reason,
+        feedback_type=args.type,
+        severity=args.severity,
+        scope=args.scope,
+        related_files=tuple(args.file),
+        expires_at=args.expires,
+        phase=args.phase,
+        author=args.author or default_author(),
+    )
 
 
 def _working_command(args: argparse.Namespace) -> str:
@@ -86,7 +90,7 @@ def _current_matches(args: argparse.Namespace, context: Context, now: Any) -> An
     )
     graded = apply_overrides(findings, severity_overrides(args, root))
     try:
-        entry = build_suppression_entry(now=now, **_suppress_fields(args))
+        entry = build_suppression_entry(_suppress_spec(args), now=now)
     except GuardedSeverityError as exc:
         raise GuardedSeverityError(
             exc.severity, exc.feedback_type, how=_working_command(args)
@@ -115,7 +119,7 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     now = parse_now(args.now)
     checked = _current_matches(args, context, now) if args.findings else None
     try:
-        outcome = write_suppression(context.index_path, now=now, **_suppress_fields(args))
+        outcome = write_suppression(context.index_path, _suppress_spec(args), now=now)
     except GuardedSeverityError as exc:
         raise GuardedSeverityError(
             exc.severity, exc.feedback_type, how=_working_command(args)

@@ -6,14 +6,13 @@ import hashlib
 import itertools
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 from riverbed.evals.compare import compare_history, judge
 from riverbed.evals.direction import DEFAULT_DIRECTIONS, Directions
 from riverbed.evals.history import EvalHistory, eval_history, eval_history_of, series
 from riverbed.index.ids import slug
 from riverbed.index.instants import read_instant
-from riverbed.index.model import Entry, Index, context, metadata, related_files
+from riverbed.index.model import Context, Entry, Index, context, metadata, related_files
 from riverbed.memory.learning.model import (
     Cluster,
     Cuts,
@@ -46,7 +45,7 @@ def suppression_rule(entry: Entry) -> str | None:
     return _rule_in(context(entry))
 
 
-def _rule_in(ctx: dict[str, Any]) -> str | None:
+def _rule_in(ctx: Context) -> str | None:
     match = ctx.get("match")
     if isinstance(match, dict) and isinstance(match.get("ruleId"), str) and match["ruleId"]:
         return str(match["ruleId"])
@@ -59,7 +58,7 @@ def source_pr(entry: Entry) -> int | None:
     return _pr_in(context(entry))
 
 
-def _pr_in(ctx: dict[str, Any]) -> int | None:
+def _pr_in(ctx: Context) -> int | None:
     value = ctx.get("sourcePR")
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 

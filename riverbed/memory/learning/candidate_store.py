@@ -12,7 +12,7 @@ from typing import Any
 from riverbed.errors import InvalidTransitionError, UsageError
 from riverbed.index import lifecycle
 from riverbed.index.build import build_entry
-from riverbed.index.model import Entry, Index, context, entries_by_id
+from riverbed.index.model import Context, Declined, Entry, Index, context, entries_by_id
 from riverbed.index.storage import update_index
 
 # The store's own check for a new entry (schema, formats, credentials): one rule, one place.
@@ -20,7 +20,7 @@ from riverbed.index.store import _check_new as check_new_entry
 from riverbed.memory.learning.analysis import DEFAULT_THRESHOLDS, analyze_memory
 from riverbed.memory.learning.candidates import CandidatePlan, Offer, plan_candidates, resolve
 from riverbed.memory.learning.model import Insights, Thresholds
-from riverbed.memory.record_suppression import build_suppression_entry
+from riverbed.memory.record_suppression import SuppressionSpec, build_suppression_entry
 
 PathLike = str | os.PathLike[str]
 
@@ -37,7 +37,7 @@ def apply_plan(index: Index, plan: CandidatePlan, now: datetime) -> Index:
     """`index` with the plan's candidates appended and the grown ones superseded (pure)."""
     if not plan.new:
         return index
-    result = {**index, "entries": [*index["entries"], *plan.new]}
+    result: Index = {**index, "entries": [*index["entries"], *plan.new]}
     for old, new in plan.supersede:
         result = lifecycle.supersede(result, old, new, now).index
     return result
@@ -96,9 +96,9 @@ def _promoted_entry(
     raw = ctx.get("suggestion")
     suggestion: dict[str, Any] = raw if isinstance(raw, dict) else {}
     if ctx.get("clusterKind") == "rule":
-        entry = build_suppression_entry(
+        spec = SuppressionSpec(
             rule_id=str(ctx["clusterKey"]),
-            paths=[str(suggestion.get("glob") or "**")],
+            paths=(str(suggestion.get("glob") or "**"),),
             reason=f"promoted from {candidate_id}: suppressed in {ctx.get('weight')} pull "
             f"requests ({prs})",
             feedback_type=_feedback_type(index, offer),
@@ -107,13 +107,13 @@ def _promoted_entry(
             source_pr=source_pr,
             source_comment_id=source_comment_id,
             links=links,
-            now=now,
         )
+        entry = build_suppression_entry(spec, now=now)
         entry["context"]["promotedFrom"] = candidate_id
         return entry
     fingerprint = str(ctx.get("clusterKey"))
     files = [f for f in ctx.get("files", []) if isinstance(f, str)]
-    extra: dict[str, Any] = {"promotedFrom": candidate_id, "fingerprint": fingerprint}
+    extra: Context = {"promotedFrom": candidate_id, "fingerprint": fingerprint}
     if source_pr is not None:
         extra["sourcePR"] = source_pr
     if source_comment_id is not None:
@@ -183,7 +183,9 @@ def decline_candidate(
 ) -> Decided:
     """Mark a candidate declined with the reason (archived; re-offered only when PRs join)."""
     if not reason.strip():
-        raise UsageError('declining needs a reason (--reason "…"): it is shown with the cluster')
+        raise UsageError(
+            'declining needs a reason ({reason} "…"): it is shown with the cluster', field="reason"
+        )
 
     def change(index: Index) -> tuple[Index, bool, Decided]:
         offer = resolve(index, given)
@@ -197,12 +199,15 @@ def decline_candidate(
                 "entry instead"
             )
         archived = lifecycle.archive(index, candidate_id, f"declined: {reason.strip()}", now)
-        record = {
+        record: Declined = {
             "by": author,
             "at": archived.entry["metadata"]["updatedAt"],
             "reason": reason.strip(),
         }
-        updated = {**archived.entry, "context": {**context(archived.entry), "declined": record}}
+        updated: Entry = {
+            **archived.entry,
+            "context": {**context(archived.entry), "declined": record},
+        }
         check_new_entry(updated)
         entries = [updated if e.get("id") == candidate_id else e for e in archived.index["entries"]]
         message = f"declined {candidate_id}: {reason.strip()}"

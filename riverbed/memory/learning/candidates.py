@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from riverbed.errors import EntryNotFoundError
 from riverbed.index.build import build_entry
-from riverbed.index.model import Entry, Index, context, entries_by_id, entry_status
+from riverbed.index.model import Context, Entry, Index, context, entries_by_id, entry_status
 from riverbed.memory.learning.model import Cluster, Insights
 
 CANDIDATE_TYPE: Final = "promotion_candidate"
@@ -172,7 +172,7 @@ def build_candidate(
     re_offers = 0
     if previous is not None:
         re_offers = previous.re_offers + (1 if previous.state == "declined" else 0)
-    ctx: dict[str, Any] = {
+    ctx: Context = {
         "clusterId": cluster.cluster_id,
         "clusterKind": cluster.kind,
         "clusterKey": cluster.key,
