@@ -43,11 +43,15 @@ class GuardedSeverityError(UsageError):
     ) -> None:
         self.severity = severity
         self.feedback_type = feedback_type
-        fix = how or "add --type accepted_risk to accept the risk"
+        # Without the caller's own wording the fix names the field; `how` and `override`
+        # are the caller's text (CLI flags, comment syntax) and are shown as given.
+        named = not how and not override
+        fix = how or "set {feedbackType} to accepted_risk to accept the risk"
         regrade = override or "give the tool a severity override (docs/REVIEW.md)"
         super().__init__(
             f"refused: the severity guard never lets a {feedback_type} suppression hide this "
-            f"{severity} finding (it would never apply); {fix}, or {regrade}"
+            f"{severity} finding (it would never apply); {fix}, or {regrade}",
+            field="feedbackType" if named else None,
         )
 
 

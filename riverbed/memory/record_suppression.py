@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, TypeVar
 
 from riverbed.errors import (
     DuplicateEntryError,
@@ -28,10 +28,7 @@ from riverbed.index.model import (
     SEVERITIES,
     Context,
     Entry,
-    FeedbackType,
     Index,
-    Scope,
-    Severity,
     context,
 )
 from riverbed.index.model import is_active as status_is_active
@@ -39,6 +36,7 @@ from riverbed.memory.select import is_revocation, revoked_ids
 from riverbed.memory.suppress import GUARDED_SEVERITIES
 
 PathLike = str | os.PathLike[str]
+_T = TypeVar("_T", bound=str)
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 #: How many generations of one suppression id are tried before giving up (revoke/re-suppress).
 _MAX_GENERATIONS = 100
@@ -79,10 +77,13 @@ class SuppressionSpec:
     finding_rule: str | None = None
 
 
-def _choice(value: str | None, allowed: tuple[str, ...], field: str) -> None:
-    if value is not None and value not in allowed:
-        shown = "{" + field + "}"
-        raise UsageError(f"{shown} {value!r} is not one of {', '.join(allowed)}", field=field)
+def _choice(value: str, allowed: tuple[_T, ...], field: str) -> _T:
+    """`value` as the member of `allowed` it equals; a UsageError naming `field` otherwise."""
+    for member in allowed:
+        if value == member:
+            return member
+    shown = "{" + field + "}"
+    raise UsageError(f"{shown} {value!r} is not one of {', '.join(allowed)}", field=field)
 
 
 def _validate(spec: SuppressionSpec, paths: list[str], feedback_type: str) -> None:
@@ -116,7 +117,8 @@ def _validate(spec: SuppressionSpec, paths: list[str], feedback_type: str) -> No
             field="reason",
         )
     _choice(feedback_type, FEEDBACK_TYPES, "feedbackType")
-    _choice(severity, SEVERITIES, "severity")
+    if severity is not None:
+        _choice(severity, SEVERITIES, "severity")
     if severity in GUARDED_SEVERITIES and feedback_type != "accepted_risk":
         raise GuardedSeverityError(severity, feedback_type)
 
@@ -144,21 +146,21 @@ def build_suppression_entry(spec: SuppressionSpec, *, now: datetime, generation:
     files = list(dict.fromkeys(spec.related_files))
     feedback = spec.feedback_type or "false_positive"
     _validate(spec, path_list, feedback)
-    _choice(spec.scope, SCOPES, "scope")
-    _choice(spec.phase, PHASES, "phase")
+    scope = _choice(spec.scope, SCOPES, "scope")
+    if spec.phase is not None:
+        _choice(spec.phase, PHASES, "phase")
     if spec.expires_at is not None:
         parse_expires_at(spec.expires_at)
-    # Checked just above: these name members of their Literal types.
     ctx: Context = {
-        "scope": cast(Scope, spec.scope),
+        "scope": scope,
         "active": True,
-        "feedbackType": cast(FeedbackType, feedback),
+        "feedbackType": _choice(feedback, FEEDBACK_TYPES, "feedbackType"),
     }
     if fingerprint is not None:
         ctx["fingerprint"] = fingerprint
         ctx["fingerprintAlgo"] = "v1"
     if spec.severity is not None:
-        ctx["severity"] = cast(Severity, spec.severity)
+        ctx["severity"] = _choice(spec.severity, SEVERITIES, "severity")
     if rule_id is not None:
         ctx["match"] = {"ruleId": rule_id, "paths": path_list} if path_list else {"ruleId": rule_id}
     if spec.source_pr is not None:

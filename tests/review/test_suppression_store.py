@@ -159,12 +159,12 @@ def test_expired_suppression_is_renewed_under_a_new_generation(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("kwargs", "error", "text"),
     [
-        ({}, UsageError, "or a rule id with --rule RULE; neither was given"),
-        ({"fingerprint": FP, "rule_id": "R"}, UsageError, "give a fingerprint or --rule, not both"),
-        ({"fingerprint": FP, "paths": ["a"]}, UsageError, "go with --rule"),
+        ({}, UsageError, "or a rule id with ruleId; neither was given"),
+        ({"fingerprint": FP, "rule_id": "R"}, UsageError, "give a fingerprint or ruleId, not both"),
+        ({"fingerprint": FP, "paths": ["a"]}, UsageError, "go with ruleId"),
         ({"fingerprint": FP, "reason": "  "}, UsageError, "needs a reason"),
-        ({"fingerprint": FP, "feedback_type": "meh"}, UsageError, "--type 'meh'"),
-        ({"fingerprint": FP, "scope": "planet"}, UsageError, "--scope 'planet'"),
+        ({"fingerprint": FP, "feedback_type": "meh"}, UsageError, "feedbackType 'meh'"),
+        ({"fingerprint": FP, "scope": "planet"}, UsageError, "scope 'planet'"),
         (
             {"fingerprint": FP, "severity": "critical"},
             UsageError,
@@ -180,8 +180,9 @@ def test_create_refuses_bad_input_and_writes_nothing(
 ) -> None:
     path = tmp_path / "i.json"
     args = {"reason": "r", "author": "a", "now": NOW, **kwargs}
-    with pytest.raises(error, match=text):
+    with pytest.raises(error, match=text) as caught:
         create_suppression(path, **args)
+    assert "--" not in str(caught.value)  # the library names fields, not CLI flags
     assert not path.exists()
 
 
