@@ -10,7 +10,7 @@ from typing import Any, Literal, cast
 from riverbed.findings.interface import Finding
 from riverbed.index.collector import collector_paused
 from riverbed.index.dates import expiry_status, utc_now
-from riverbed.index.model import SEVERITY_RANK, Entry, context, is_active
+from riverbed.index.model import SEVERITY_RANK, Entry, SuppressionMatch, context, is_active
 from riverbed.memory.globs import GlobIndex
 
 Action = Literal["suppressed", "skipped"]
@@ -157,7 +157,7 @@ class _Index:
             if match is not None and isinstance(match, dict):
                 self._add_match(position, entry, match)
 
-    def _add_match(self, position: int, entry: Entry, match: dict[str, Any]) -> None:
+    def _add_match(self, position: int, entry: Entry, match: SuppressionMatch) -> None:
         rule = match.get("ruleId")
         if not isinstance(rule, str):
             return
