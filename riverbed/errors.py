@@ -5,8 +5,27 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-#: A field named in a message template: `{scope}`, `{feedbackType}`.
-_FIELD = re.compile(r"\{([A-Za-z]+)\}")
+#: The input fields a message template may name, as `{scope}`; only these are placeholders,
+#: so a user's own text such as `{x}` quoted in a message is shown as given.
+FIELDS = frozenset(
+    {
+        "type",
+        "feedbackType",
+        "scope",
+        "severity",
+        "phase",
+        "reason",
+        "ruleId",
+        "paths",
+        "content",
+        "attempt",
+        "tolerance",
+        "against",
+        "maxChars",
+        "fingerprint",
+    }
+)
+_FIELD = re.compile(r"\{(" + "|".join(sorted(FIELDS)) + r")\}")
 
 
 class RiverbedError(Exception):

@@ -53,3 +53,19 @@ def test_the_keyword_wrapper_and_the_spec_write_the_same_entry(tmp_path: Path) -
     entry = create_suppression(path, fingerprint=FP, reason="r", author="a", now=NOW)
     spec = SuppressionSpec(fingerprint=FP, reason="r", author="a")
     assert build_suppression_entry(spec, now=NOW) == entry
+
+
+def test_braces_in_a_users_value_are_shown_as_given() -> None:
+    # Only the known field names are placeholders: a rule id the user typed as `{x}` stays.
+    error = _error(
+        SuppressionSpec(fingerprint=FP, rule_id="{x}-{scope_of}", reason="r", author="a")
+    )
+    assert "'{x}-{scope_of}'" in str(error)
+    assert "'{x}-{scope_of}'" in error_text(error)
+    assert "--rule" in error_text(error)
+
+
+def test_every_flag_the_cli_maps_is_a_field_the_library_knows() -> None:
+    from riverbed.errors import FIELDS
+
+    assert set(FIELD_FLAGS) <= FIELDS
