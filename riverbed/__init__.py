@@ -18,6 +18,7 @@ from riverbed.errors import (
     InvalidTransitionError,
     LockTimeoutError,
     RiverbedError,
+    RiverbedWarning,
     SecretInEntryError,
     StoreWriteError,
     UsageError,
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
     from riverbed.index.query import query_memory
     from riverbed.index.store import (
         AppendReport,
-        RiverbedWarning,
         append_entries,
         append_entry,
         archive_entry,
@@ -75,7 +75,6 @@ _LAZY = {
     "ReviewResult": "riverbed.memory.review",
     "review_findings": "riverbed.memory.review",
     "AppendReport": "riverbed.index.store",
-    "RiverbedWarning": "riverbed.index.store",
     "append_entries": "riverbed.index.store",
     "append_entry": "riverbed.index.store",
     "archive_entry": "riverbed.index.store",

@@ -27,6 +27,13 @@ FIELDS = frozenset(
 )
 _FIELD = re.compile(r"\{(" + "|".join(sorted(FIELDS)) + r")\}")
 
+#: Where a tolerated problem is reported (one message each); the default warns RiverbedWarning.
+WarningSink = Callable[[str], None]
+
+
+class RiverbedWarning(UserWarning):
+    """A problem in memory written elsewhere that riverbed tolerates and reports."""
+
 
 class RiverbedError(Exception):
     """Base of every riverbed error; the message says what went wrong and what to do."""

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from riverbed.errors import InputFormatError
-
-WarningSink = Callable[[str], None]
 
 
 def json_type(value: Any) -> str:

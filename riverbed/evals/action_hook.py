@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-from riverbed.errors import EmptyReportError, InputFormatError
+from riverbed.errors import EmptyReportError, InputFormatError, WarningSink
 from riverbed.evals.compare import DEFAULT_TOLERANCE, SuiteComparison
 from riverbed.evals.direction import Directions
 from riverbed.evals.entries import DEFAULT_AUTHOR
@@ -19,7 +19,6 @@ from riverbed.evals.history import eval_history
 from riverbed.evals.interface import EvalRun
 from riverbed.evals.persist import PersistOptions, PersistResult, persist_runs
 from riverbed.evals.render import comparison_markdown, history_markdown, key_metrics
-from riverbed.index.storage import WarningSink
 from riverbed.index.store import load_memory
 
 #: Runs of each suite drawn in the summary chart.

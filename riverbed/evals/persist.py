@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from riverbed.errors import DuplicateEntryError, EntryNotFoundError, UsageError
+from riverbed.errors import DuplicateEntryError, EntryNotFoundError, UsageError, WarningSink
 from riverbed.evals.compare import (
     BASELINES,
     DEFAULT_TOLERANCE,
@@ -22,7 +22,6 @@ from riverbed.evals.formats import read_eval_file
 from riverbed.evals.history import EvalHistory, eval_history
 from riverbed.evals.interface import EvalRun
 from riverbed.index.model import Entry, context, entries_by_id
-from riverbed.index.storage import WarningSink
 from riverbed.index.store import append_entries, load_memory
 
 CLI_CONFLICT_HINT = (

@@ -7,11 +7,10 @@ import re
 import warnings
 from pathlib import Path
 
-from riverbed.errors import InputFormatError, UsageError
+from riverbed.errors import InputFormatError, RiverbedWarning, UsageError, WarningSink
 from riverbed.findings.formats import parse_findings
 from riverbed.findings.interface import Finding
 from riverbed.findings.uris import absolute_root
-from riverbed.jsoninput import WarningSink
 
 #: Findings files larger than this are refused rather than parsed into memory (the CLI's
 #: `--max-findings-bytes` and the action's `max-findings-bytes` change it).
@@ -39,8 +38,6 @@ def _size_words(size: int) -> str:
 
 
 def _default_sink(message: str) -> None:
-    from riverbed.index.store import RiverbedWarning
-
     warnings.warn(message, RiverbedWarning, stacklevel=3)
 
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from riverbed.errors import InputFormatError
+from riverbed.errors import InputFormatError, WarningSink
 from riverbed.findings.interface import Finding, Reader, ReadOptions, Registry
 from riverbed.findings.readers import rdjson, river, sarif
 from riverbed.index.jsonbytes import loads
-from riverbed.jsoninput import WarningSink
 
 #: Every findings reader, in the order detection tries them.
 READERS: Final[Registry] = (sarif.READER, river.READER, rdjson.READER)

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
+from riverbed.errors import WarningSink
 from riverbed.findings.fingerprint import compute_fingerprint
 from riverbed.index.model import SEVERITIES, SEVERITY_RANK
-from riverbed.jsoninput import WarningSink
 
 
 def severity_at_least(severity: str, floor: str) -> bool:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from riverbed.errors import DuplicateEntryError, InvalidEntryError
+from riverbed.errors import DuplicateEntryError, InvalidEntryError, RiverbedWarning, WarningSink
 from riverbed.index import lifecycle, splice
 from riverbed.index.dates import (
     effective_expiry,
@@ -22,17 +22,13 @@ from riverbed.index.jsonbytes import loads
 from riverbed.index.lifecycle import ExpireReport
 from riverbed.index.model import INDEX_VERSION, Entry, Index
 from riverbed.index.schema import INDEX_SCHEMA, check_entry, describe, entry_problems, validator
-from riverbed.index.storage import WarningSink, read_index, update_index
+from riverbed.index.storage import read_index, update_index
 
 PathLike = str | os.PathLike[str]
 #: Up to this many entries an append edits the file's bytes in place (see storage.Held).
 _SPLICED_BATCH = 8
 #: What an in-place append returns to the update path (see storage.FastChange).
 _Spliced = tuple[bytes | None, int, "AppendReport", list[tuple[None, Entry]]]
-
-
-class RiverbedWarning(UserWarning):
-    """A problem in memory written elsewhere that riverbed tolerates and reports."""
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,12 @@ changes. Every list is capped and says how many it holds in all.
 
 from __future__ import annotations
 
-import gc
 import heapq
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any, Final
 
+from riverbed.index.collector import collector_paused
 from riverbed.index.dates import effective_expiry, format_timestamp
 from riverbed.index.model import (
     STATUSES,
@@ -179,13 +179,8 @@ def status_data(
     # The view makes hundreds of thousands of short-lived objects and no reference cycles;
     # with the collector running they set off full passes over the whole loaded index
     # (measured: 0.25–0.5 s of a 100k-entry status). Refcounting frees them all the same.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _orientation(index, now, path, limit)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str, Any]:

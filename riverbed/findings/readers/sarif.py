@@ -6,11 +6,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from riverbed.errors import WarningSink
 from riverbed.findings.interface import Finding, LinesReader, Reader, ReadOptions, max_severity
 from riverbed.findings.readers.sarif_run import Component, Run
 from riverbed.findings.uris import is_absolute, local_root
 from riverbed.index.model import PHASES
-from riverbed.jsoninput import Walker, WarningSink
+from riverbed.jsoninput import Walker
 
 _LEVELS = {"none": "info", "note": "info", "warning": "minor", "error": "major"}
 _KINDS = ("pass", "open", "informational", "notApplicable", "review", "fail")
