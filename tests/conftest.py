@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+# Helpers shared by every area (histories.py…), imported by bare name: with
+# --import-mode=importlib no test directory is on sys.path by itself.
+sys.path.insert(0, str(Path(__file__).parent / "support"))
 
 from riverbed.testing import FakeGitHub
 from riverbed.testing.github.openapi import OpenAPISubset

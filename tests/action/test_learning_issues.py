@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from action_support import OWNER, REPO, REPO_ID, ActionHarness, ActionRun
+from histories import eval_entry, reference_suppression
 
 from riverbed.memory.learning.issue_plan import issue_marker
 from riverbed.testing.github.openapi import OpenAPISubset
 from riverbed.testing.github.server import FakeGitHub
-from riverbed.testing.histories import eval_entry, reference_suppression
 from riverbed.text import unescape_markdown
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -6,13 +6,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from histories import index_of, reference_suppression
+
 from riverbed.comments import DeclineCommand, PromoteCommand, format_command, parse_command
 from riverbed.errors import CommandParseError
 from riverbed.index.storage import read_index, write_index_atomic
 from riverbed.index.store import validate_index
 from riverbed.memory.learning.analysis import cluster_id
 from riverbed.memory.learning.candidate_store import write_candidates
-from riverbed.testing.histories import index_of, reference_suppression
 from riverbed.text import unescape_markdown
 
 if TYPE_CHECKING:

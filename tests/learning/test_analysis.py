@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from histories import days_before, eval_entry, index_of, reference_suppression
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,7 +13,6 @@ from riverbed.errors import UsageError
 from riverbed.memory.globs import glob_match
 from riverbed.memory.learning import Thresholds, analyze_memory
 from riverbed.memory.learning.suggest import common_glob, config_lines
-from riverbed.testing.histories import days_before, eval_entry, index_of, reference_suppression
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 FP = "0123456789abcdef"

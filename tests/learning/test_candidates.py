@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from histories import index_of, reference_suppression
 
 from riverbed.errors import EntryNotFoundError, InvalidTransitionError, UsageError
 from riverbed.index.model import entries_by_id
@@ -21,7 +22,6 @@ from riverbed.memory.learning.candidate_store import (
 )
 from riverbed.memory.learning.candidates import offers
 from riverbed.testing.cli_run import run_riverbed
-from riverbed.testing.histories import index_of, reference_suppression
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 RULE_CLUSTER = cluster_id("rule", "S101")

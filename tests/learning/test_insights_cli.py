@@ -6,8 +6,9 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+from histories import days_before, eval_entry, index_of, reference_suppression
+
 from riverbed.testing.cli_run import run_riverbed
-from riverbed.testing.histories import days_before, eval_entry, index_of, reference_suppression
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from histories import days_before, index_of, reference_suppression
 
 from riverbed.memory.learning import analyze_memory
-from riverbed.testing.histories import days_before, index_of, reference_suppression
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

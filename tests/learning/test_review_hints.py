@@ -7,11 +7,12 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from histories import index_of, reference_suppression
+
 from riverbed.index.storage import read_index
 from riverbed.memory.learning.candidate_store import write_candidates
 from riverbed.memory.learning.review_hints import rule_hints
 from riverbed.memory.record_suppression import SuppressionSpec, build_suppression_entry
-from riverbed.testing.histories import index_of, reference_suppression
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 

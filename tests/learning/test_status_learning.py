@@ -11,11 +11,11 @@ from typing import Any
 
 import anyio
 import pytest
+from histories import days_before, index_of, reference_suppression
 
 from riverbed.memory.learning.analysis import cluster_id
 from riverbed.memory.learning.candidate_store import decline_candidate, write_candidates
 from riverbed.testing.cli_run import run_riverbed
-from riverbed.testing.histories import days_before, index_of, reference_suppression
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 CLUSTER = cluster_id("rule", "S101")

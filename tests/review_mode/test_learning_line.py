@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from histories import reference_suppression
+
 from riverbed.pr_review.markers import parse_finding_marker
-from riverbed.testing.histories import reference_suppression
 from riverbed.text import unescape_markdown
 
 
@@ -39,9 +40,10 @@ def test_the_line_names_the_clusters_candidate(site: Any, tmp_path: Any) -> None
     import json
     from datetime import UTC, datetime
 
+    from histories import index_of
+
     from riverbed.index.storage import read_index
     from riverbed.memory.learning.candidate_store import write_candidates
-    from riverbed.testing.histories import index_of
 
     kept = site.issue("R-inline", 2, "added line has a bug", lineEnd=3)
     site.write_findings([kept])

@@ -1,4 +1,4 @@
-"""Suppression and eval histories in the shapes real tools write, for tests and the demo."""
+"""Suppression and eval histories in the shapes real tools write, for the tests."""
 
 from __future__ import annotations
 
