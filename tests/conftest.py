@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,10 +15,49 @@ import pytest
 # --import-mode=importlib no test directory is on sys.path by itself.
 sys.path.insert(0, str(Path(__file__).parent / "support"))
 
+import figures
+
 from riverbed.testing import FakeGitHub
 from riverbed.testing.github.openapi import OpenAPISubset
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+#: The folder the xdist workers of this run leave their figures in (made by the controller).
+_FOLDER = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Tell each xdist worker where to leave its figures (one folder per run)."""
+    if _FOLDER not in node.config.stash:
+        node.config.stash[_FOLDER] = figures.new_folder()
+    node.workerinput[figures.FOLDER_KEY] = node.config.stash[_FOLDER]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A worker leaves the figures it counted for the controller to add up."""
+    workerinput = getattr(session.config, "workerinput", None)
+    if workerinput is not None:
+        figures.write_worker_file(workerinput[figures.FOLDER_KEY], workerinput["workerid"])
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the run's reliability figures (and write them to $RIVERBED_FIGURES when set)."""
+    config = terminalreporter.config
+    if hasattr(config, "workerinput"):
+        return
+    merged = figures.merged(config.stash.get(_FOLDER, None))
+    if not merged:
+        return
+    mode = figures.mode()
+    terminalreporter.section(f"riverbed reliability figures ({mode})")
+    for name, value in merged.items():
+        terminalreporter.write_line(f"{name}: {value}")
+    target = os.environ.get("RIVERBED_FIGURES")
+    if target:
+        document = {"mode": mode, **merged}
+        Path(target).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
 
 
 @pytest.fixture

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,20 +22,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("stress"):
             item.add_marker(skip)
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print the run's figures (and write them to $RIVERBED_FIGURES when set)."""
-    if not support.FIGURES:
-        return
-    mode = "stress" if support.STRESS else "quick"
-    terminalreporter.section(f"riverbed reliability figures ({mode})")
-    for name, value in sorted(support.FIGURES.items()):
-        terminalreporter.write_line(f"{name}: {value}")
-    target = os.environ.get("RIVERBED_FIGURES")
-    if target:
-        figures = {"mode": mode, **dict(sorted(support.FIGURES.items()))}
-        Path(target).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 
 
 @pytest.fixture

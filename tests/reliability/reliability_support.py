@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import figures
 from hypothesis import HealthCheck, settings
 
 from riverbed.index.build import build_entry
@@ -17,9 +17,11 @@ from riverbed.index.storage import lock_path
 #: True when the long suite runs (`RIVERBED_STRESS=1`).
 STRESS = os.environ.get("RIVERBED_STRESS") == "1"
 
-#: Figures of the run (processes, kills, examples…), printed at the end and written to
-#: `$RIVERBED_FIGURES` as JSON when that is set, so docs/RELIABILITY.md quotes real numbers.
-FIGURES: Counter[str] = Counter()
+#: The run's figures (tests/support/figures.py): `count` adds, `peak` keeps the largest. They
+#: are printed at the end, and written to `$RIVERBED_FIGURES` as JSON when that is set so
+#: docs/RELIABILITY.md quotes real numbers; under xdist each worker's figures are merged.
+count = figures.count
+peak = figures.peak
 
 #: A fixed instant for entries built by the suite, so expected bytes are reproducible.
 FIXED_NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
@@ -28,11 +30,6 @@ FIXED_NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 def scale(quick: int, stress: int) -> int:
     """The quick figure by default, the stress figure under RIVERBED_STRESS=1."""
     return stress if STRESS else quick
-
-
-def count(name: str, amount: int = 1) -> None:
-    """Add to one of the run's figures."""
-    FIGURES[name] += amount
 
 
 def examples(quick: int, stress: int) -> settings:

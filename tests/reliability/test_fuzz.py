@@ -25,7 +25,6 @@ from riverbed.index.store import date_warnings
 
 SETTINGS = support.examples(500, 10_000)
 SLOWEST_ALLOWED = 2.0  # seconds for one bounded example on a loaded 2-core machine
-_slowest: dict[str, float] = {}
 
 
 def fuzz_call(target: str, func: Callable[[], Any]) -> Any:
@@ -38,7 +37,7 @@ def fuzz_call(target: str, func: Callable[[], Any]) -> Any:
         return None
     finally:
         elapsed = time.perf_counter() - started
-        _slowest[target] = max(_slowest.get(target, 0.0), elapsed)
+        support.peak(f"fuzz slowest example ms: {target}", round(elapsed * 1000))
         assert elapsed < SLOWEST_ALLOWED, f"{target} took {elapsed:.2f}s on one bounded input"
         support.count(f"fuzz examples: {target}")
 
@@ -241,9 +240,3 @@ def test_parse_expires_at_only_raises_invalid_expires_at(value: str) -> None:
         assert parsed.tzinfo is not None
         assert parsed.utcoffset() == UTC.utcoffset(None)
         support.count("fuzz dates accepted")
-
-
-def test_fuzz_report_slowest() -> None:
-    """Record the slowest example of each target (runs after the fuzzers in file order)."""
-    for target, seconds in _slowest.items():
-        support.FIGURES[f"fuzz slowest example ms: {target}"] = round(seconds * 1000)
