@@ -180,8 +180,22 @@ def shared_dir(root_only: None) -> Iterator[Path]:
         shutil.rmtree(top)
 
 
+def _warm(operation: str) -> None:
+    """Run the write once as root on a scratch index, so the modules and schema files it loads
+    on first use are loaded before the fork: `nobody` cannot read the interpreter's own
+    folders (a pyenv under /root), and the test must not depend on an earlier one loading
+    them."""
+    scratch = Path(tempfile.mkdtemp(prefix="riverbed-warm-"))
+    try:
+        _seed(scratch / "index.json")
+        WRITES[operation](scratch / "index.json")
+    finally:
+        shutil.rmtree(scratch)
+
+
 def _as_nobody(path: Path, operation: str) -> str:
     """Run one write in a forked process that dropped to uid/gid 65534; return its outcome."""
+    _warm(operation)
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
