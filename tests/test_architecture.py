@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[1] / "riverbed"
 TOO_LONG_FOR_NOW = frozenset(
     {
         "cli.commands.store",
+        "memory.tensions",
         "action.memory_job.run_memory_job",
         "action.modes.comment._answer",
         "action.modes.review._post",
