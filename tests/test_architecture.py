@@ -29,7 +29,6 @@ TOO_LONG_FOR_NOW = frozenset(
         "evals.readers.junit.parse_bytes",
         "memory.learning.render.render_markdown",
         "memory.learning.status_section.learning_section",
-        "memory.record_suppression.build_suppression_entry",
         "memory.review.review_findings",
         "memory.select.load_review_memory",
         "memory.status_pass.status_pass",
