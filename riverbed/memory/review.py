@@ -196,29 +196,15 @@ def _active(memory: ReviewMemory) -> list[Entry]:
     return [e for e in memory.suppressions if context(e).get("active") is True]
 
 
-def review_findings(
-    findings: Sequence[Finding],
+def _memory_for(
     index: Index,
+    findings: Sequence[Finding],
     *,
-    phase: str | None = None,
-    change: Change | None = None,
-    filter_mode: FilterMode | None = None,
-    baseline: Baseline | None = None,
+    phase: str | None,
+    change: Change | None,
     now: datetime,
-    workspace: str | os.PathLike[str] | None = None,
-    severity_overrides: Sequence[SeverityOverride] = (),
-) -> ReviewResult:
-    """Apply the memory of `index` to `findings` for `change` in `phase`, scoped and labelled.
-
-    Severity overrides re-grade the findings first: the guard, fail-on and every output
-    see the overridden severity (fingerprints do not change).
-    """
-    if filter_mode is not None and filter_mode not in FILTER_MODES:
-        raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
-    graded = apply_overrides(findings, severity_overrides)
-    findings = graded.findings
-    requested = filter_mode or default_filter_mode(change)
-    mode = change.effective_mode(requested) if change is not None else "nofilter"
+) -> tuple[ReviewMemory, list[Entry], list[Entry]]:
+    """The review memory, the suppressions in effect for the change, and those that apply."""
     changed = change.paths if change is not None else ()
     memory = load_review_memory(index, phase=phase, changed_files=changed, now=now)
     in_effect = _active(memory)
@@ -234,10 +220,19 @@ def review_findings(
         applicable = _active(wider)
     if change is None:
         in_effect = applicable  # no change known: the files the findings name are the change
-    result = apply_suppressions(findings, applicable, now=now)
-    changed_set = ChangedFiles(changed)
-    resurfaced = tuple(e for e in in_effect if should_resurface(e, changed_set, now=now))
-    checks = check_all(findings, workspace) if workspace is not None else None
+    return memory, in_effect, applicable
+
+
+def _decisions(
+    findings: Sequence[Finding],
+    result: SuppressionResult,
+    *,
+    change: Change | None,
+    mode: FilterMode,
+    baseline: Baseline | None,
+    checks: Sequence[EvidenceCheck] | None,
+) -> tuple[Decision, ...]:
+    """One decision per finding: outcome, scope, baseline state, guard skips, evidence."""
     suppressed_by = result.suppressed_by()
     refused: dict[int, list[SuppressionDecision]] = {}
     for item in result.skipped:
@@ -270,8 +265,12 @@ def review_findings(
                 evidence=checks[position] if checks is not None else None,
             )
         )
-    notes: list[str] = list(change.notes) if change is not None else []
-    notes.extend(graded.messages())
+    return tuple(decisions)
+
+
+def _fallback_notes(change: Change | None, requested: FilterMode, mode: FilterMode) -> list[str]:
+    """Why the filter mode, or some files' scope, fell back to file scope."""
+    notes: list[str] = []
     if change is not None and requested != mode:
         notes.append(
             f"filter-mode {requested} acts as file: {change.source} names files, not lines"
@@ -282,6 +281,47 @@ def review_findings(
             f"{n} changed file{'s' * (n != 1)} had no readable patch (binary, too large or "
             "past GitHub's file list): file scope for those"
         )
+    return notes
+
+
+def review_findings(
+    findings: Sequence[Finding],
+    index: Index,
+    *,
+    phase: str | None = None,
+    change: Change | None = None,
+    filter_mode: FilterMode | None = None,
+    baseline: Baseline | None = None,
+    now: datetime,
+    workspace: str | os.PathLike[str] | None = None,
+    severity_overrides: Sequence[SeverityOverride] = (),
+) -> ReviewResult:
+    """Apply the memory of `index` to `findings` for `change` in `phase`, scoped and labelled.
+
+    Severity overrides re-grade the findings first: the guard, fail-on and every output
+    see the overridden severity (fingerprints do not change).
+    """
+    if filter_mode is not None and filter_mode not in FILTER_MODES:
+        raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
+    graded = apply_overrides(findings, severity_overrides)
+    findings = graded.findings
+    requested = filter_mode or default_filter_mode(change)
+    mode = change.effective_mode(requested) if change is not None else "nofilter"
+    memory, in_effect, applicable = _memory_for(
+        index, findings, phase=phase, change=change, now=now
+    )
+    result = apply_suppressions(findings, applicable, now=now)
+    changed_set = ChangedFiles(change.paths if change is not None else ())
+    resurfaced = tuple(e for e in in_effect if should_resurface(e, changed_set, now=now))
+    checks = check_all(findings, workspace) if workspace is not None else None
+    decisions = _decisions(
+        findings, result, change=change, mode=mode, baseline=baseline, checks=checks
+    )
+    notes = [
+        *(change.notes if change is not None else ()),
+        *graded.messages(),
+        *_fallback_notes(change, requested, mode),
+    ]
     warnings = tuple(dict.fromkeys(memory.warnings)) + result.ignored
     return ReviewResult(
         phase=phase,
@@ -289,7 +329,7 @@ def review_findings(
         effective_mode=mode,
         change=change,
         baseline=baseline,
-        decisions=tuple(decisions),
+        decisions=decisions,
         suppression=result,
         memory=memory,
         suppressions=tuple(in_effect),

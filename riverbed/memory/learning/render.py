@@ -114,60 +114,56 @@ def render_text(insights: Insights, offers: Mapping[str, str] | None = None) -> 
     return "\n".join(lines)
 
 
-def render_markdown(
-    insights: Insights, offers: Mapping[str, str] | None = None, *, heading: str = "##"
-) -> str:
-    """The Markdown view (untrusted text escaped), for job summaries and issues."""
-    sub = heading + "#"
+def _clusters_markdown(insights: Insights, offers: Mapping[str, str] | None) -> list[str]:
+    """The repeated-feedback table, then each cluster's suggestion and tool configs."""
+    if not insights.clusters:
+        return []
+    rows = []
+    for c in insights.clusters:
+        state = inline(offers.get(c.cluster_id, "—")) if offers else "—"
+        rows.append(
+            [
+                inline(c.kind),
+                code(c.key),
+                str(c.weight),
+                inline(_prs(c.prs)),
+                inline(", ".join(c.authors) or "unknown"),
+                code(c.cluster_id),
+                state,
+            ]
+        )
     out = [
-        f"{heading} riverbed insights",
-        "",
-        f"At {code(format_timestamp(insights.now))} · thresholds: "
-        + inline(thresholds_line(insights.thresholds)),
-        "",
-        f"{sub} {inline(repeated_heading(insights))}",
+        table(["kind", "key", "weight", "pull requests", "authors", "candidate", "state"], rows),
         "",
     ]
-    if insights.clusters:
-        rows = []
-        for c in insights.clusters:
-            state = inline(offers.get(c.cluster_id, "—")) if offers else "—"
-            rows.append(
-                [
-                    inline(c.kind),
-                    code(c.key),
-                    str(c.weight),
-                    inline(_prs(c.prs)),
-                    inline(", ".join(c.authors) or "unknown"),
-                    code(c.cluster_id),
-                    state,
-                ]
-            )
-        out += [
-            table(
-                ["kind", "key", "weight", "pull requests", "authors", "candidate", "state"], rows
-            ),
-            "",
+    for c in insights.clusters:
+        out += [f"- {code(c.cluster_id)} suggestion: {code(c.suggestion.command, 400)}"]
+        for config in c.suggestion.configs:
+            out += ["", f"{inline(config.tool)} ({inline(config.file)}):", fenced(config.text)]
+    out.append("")
+    return out
+
+
+def _stale_markdown(insights: Insights) -> list[str]:
+    """The table of old suppressions (none: nothing)."""
+    if not insights.stale:
+        return []
+    rows = [
+        [
+            code(s.id),
+            inline(s.severity),
+            str(s.age_days),
+            code(s.created_at[:10]),
+            inline(s.reason, 200),
         ]
-        for c in insights.clusters:
-            out += [f"- {code(c.cluster_id)} suggestion: {code(c.suggestion.command, 400)}"]
-            for config in c.suggestion.configs:
-                out += ["", f"{inline(config.tool)} ({inline(config.file)}):", fenced(config.text)]
-        out.append("")
-    out += [f"{sub} {inline(stale_heading(insights))}", ""]
-    if insights.stale:
-        rows = [
-            [
-                code(s.id),
-                inline(s.severity),
-                str(s.age_days),
-                code(s.created_at[:10]),
-                inline(s.reason, 200),
-            ]
-            for s in insights.stale
-        ]
-        out += [table(["suppression", "severity", "age (days)", "since", "reason"], rows), ""]
-    out += [f"{sub} {inline(drift_heading(insights))}", ""]
+        for s in insights.stale
+    ]
+    return [table(["suppression", "severity", "age (days)", "since", "reason"], rows), ""]
+
+
+def _evals_markdown(insights: Insights, sub: str) -> list[str]:
+    """The drift and current-regression sections, headings included."""
+    out = [f"{sub} {inline(drift_heading(insights))}", ""]
     if insights.drift:
         rows = [
             [inline(d.suite), code(d.metric), inline(_drift_values(d)), str(d.steps_over_tolerance)]
@@ -181,4 +177,26 @@ def render_markdown(
             for r in insights.regressions
         ]
         out += [table(["suite", "metric", "previous", "newest", "run"], rows), ""]
+    return out
+
+
+def render_markdown(
+    insights: Insights, offers: Mapping[str, str] | None = None, *, heading: str = "##"
+) -> str:
+    """The Markdown view (untrusted text escaped), for job summaries and issues."""
+    sub = heading + "#"
+    out = [
+        f"{heading} riverbed insights",
+        "",
+        f"At {code(format_timestamp(insights.now))} · thresholds: "
+        + inline(thresholds_line(insights.thresholds)),
+        "",
+        f"{sub} {inline(repeated_heading(insights))}",
+        "",
+        *_clusters_markdown(insights, offers),
+        f"{sub} {inline(stale_heading(insights))}",
+        "",
+        *_stale_markdown(insights),
+        *_evals_markdown(insights, sub),
+    ]
     return "\n".join(out)
