@@ -16,6 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "support"))
 
 import figures
+from review_helpers import run_ruff_sarif
 
 from riverbed.testing import FakeGitHub
 from riverbed.testing.github.openapi import OpenAPISubset
@@ -78,6 +79,18 @@ def gh(openapi: OpenAPISubset) -> Iterator[FakeGitHub]:
     with FakeGitHub(owner="octo", repo="demo", repository_id=1001, openapi=openapi) as fake:
         yield fake
     assert fake.server_errors == []
+
+
+@pytest.fixture
+def index_path(tmp_path: Path) -> Path:
+    """Where a test's index lives (not created yet)."""
+    return tmp_path / ".river" / "memory" / "index.json"
+
+
+@pytest.fixture
+def ruff_sarif(tmp_path: Path) -> Path:
+    """A fresh real ruff SARIF log (and mod.py) in tmp_path."""
+    return run_ruff_sarif(tmp_path)
 
 
 @pytest.fixture

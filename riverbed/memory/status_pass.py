@@ -3,7 +3,7 @@
 Every part of the status view used to walk the whole index on its own. This pass walks it
 once and keeps, by type, the few groups of entries the parts read; each keeps the meaning of
 the helper it stands for (`entry_status`, `effective_expiry`, `load_review_memory` for any
-phase and file, `revoked_ids`), and tests/agents compares the whole view with the one before.
+phase and file, `revoked_ids`), and tests/memory compares the whole view with the one before.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import pytest
 
 from riverbed.action.review_inputs import REVIEW_INPUT_DEFAULTS
 
-ACTION = (Path(__file__).resolve().parents[2] / "action.yml").read_text(encoding="utf-8")
+ACTION = (Path(__file__).resolve().parents[3] / "action.yml").read_text(encoding="utf-8")
 OUTPUTS = ("findings-kept", "findings-suppressed", "findings-path", "context-path", "posted")
 
 

@@ -22,7 +22,7 @@ from riverbed.testing.events import pull_request_event
 from riverbed.testing.github.server import FakeGitHub
 from riverbed.testing.runner_env import RunnerPaths, runner_env
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 REALWORLD = REPO / "tests/fixtures/realworld"
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 HEAD_SHA = "a" * 40

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "comment.yml"
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "comment.yml"
 
 
 def test_example_has_guards_concurrency_and_least_permissions() -> None:

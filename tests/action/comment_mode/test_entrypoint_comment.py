@@ -11,7 +11,7 @@ from riverbed.testing.events import issue_comment_event
 from riverbed.testing.github.server import FakeGitHub
 from riverbed.testing.runner_env import RunnerPaths, runner_env
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_entrypoint_applies_a_comment_and_stages_the_index(tmp_path: Path) -> None:

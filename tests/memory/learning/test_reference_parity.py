@@ -22,7 +22,7 @@ from histories import days_before, index_of, reference_suppression
 
 from riverbed.memory.learning import analyze_memory
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 

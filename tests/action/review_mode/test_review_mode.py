@@ -14,7 +14,7 @@ from riverbed.pr_review import GITHUB_BODY_LIMIT, build_diff_index, text_length
 from riverbed.pr_review.markers import parse_finding_marker
 from riverbed.testing.github.openapi import OpenAPISubset
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 MENTION = re.compile(r"@[A-Za-z0-9]")
 
 

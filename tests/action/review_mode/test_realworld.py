@@ -16,7 +16,7 @@ from riverbed.pr_review import GITHUB_BODY_LIMIT, text_length
 from riverbed.testing.cli_run import run_riverbed
 from riverbed.text import unescape_markdown
 
-REALWORLD = Path(__file__).resolve().parents[1] / "fixtures/realworld"
+REALWORLD = Path(__file__).resolve().parents[2] / "fixtures/realworld"
 NOW = "2026-11-30T00:00:00Z"
 WRITTEN = datetime(2026, 11, 1, tzinfo=UTC)
 
