@@ -107,7 +107,8 @@ def _where(decision: Decision) -> str:
     return terminal(f"{decision.finding.fingerprint}  {finding.rule_id} {finding.location}")
 
 
-def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) -> None:
+def _kept_table(result: ReviewResult) -> str | None:
+    """The kept findings as a table (an evidence column when any was checked); None if none."""
     with_evidence = any(d.evidence is not None for d in result.decisions)
     headers = ["severity", "rule", "location", "message", "fingerprint"]
     if with_evidence:
@@ -125,24 +126,11 @@ def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) 
         if with_evidence:
             row.append(_EVIDENCE[decision.evidence.status] if decision.evidence else "-")
         rows.append(row)
-    if rows:
-        print(table(headers, rows))
-        print()
-    counts = result.counts()
-    print(
-        f"{plural(counts['total'], 'finding')} read from {source} ({fmt}); in the change "
-        f"(filter-mode {result.effective_mode}): {counts['kept']} kept, "
-        f"{counts['suppressed']} suppressed, {counts['suppressedByTool']} suppressed by the "
-        f"tool, {counts['skippedByGuard']} skipped by the severity guard"
-    )
-    if line := result.scope_line():
-        print(line)
-    for note in result.notes:
-        print(terminal(note))
-    print(
-        f"memory: {plural(counts['memoryEntries'], 'entry')} apply to this change; "
-        f"{plural(counts['suppressionsInEffect'], 'suppression')} in effect"
-    )
+    return table(headers, rows) if rows else None
+
+
+def _print_hidden(result: ReviewResult) -> None:
+    """What was suppressed (by memory, by the tool), what the guard kept, what resurfaced."""
     if result.suppressed:
         print("suppressed:")
         for d in result.suppressed:
@@ -162,6 +150,28 @@ def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) 
         print("resurfaced (related files changed in this change; still valid?):")
         for entry in result.resurfaced:
             print(terminal(f"  {entry['id']}  {entry.get('title') or entry.get('content', '')}"))
+
+
+def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) -> None:
+    if kept := _kept_table(result):
+        print(kept)
+        print()
+    counts = result.counts()
+    print(
+        f"{plural(counts['total'], 'finding')} read from {source} ({fmt}); in the change "
+        f"(filter-mode {result.effective_mode}): {counts['kept']} kept, "
+        f"{counts['suppressed']} suppressed, {counts['suppressedByTool']} suppressed by the "
+        f"tool, {counts['skippedByGuard']} skipped by the severity guard"
+    )
+    if line := result.scope_line():
+        print(line)
+    for note in result.notes:
+        print(terminal(note))
+    print(
+        f"memory: {plural(counts['memoryEntries'], 'entry')} apply to this change; "
+        f"{plural(counts['suppressionsInEffect'], 'suppression')} in effect"
+    )
+    _print_hidden(result)
     if "evidence" in counts:
         e = counts["evidence"]
         print(

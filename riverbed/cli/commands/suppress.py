@@ -111,6 +111,42 @@ def _current_matches(args: argparse.Namespace, context: Context, now: Any) -> An
     return graded, hidden, refused
 
 
+def _match_report(
+    checked: Any, args: argparse.Namespace, context: Context
+) -> tuple[dict[str, Any], list[str]]:
+    """What the new suppression matches in --findings: the JSON counts and the notes to print."""
+    graded, hidden, refused = checked
+    notes: list[str] = []
+    matched = sorted({*hidden, *(d.finding_index for d in refused)})
+    lines = sorted({n for i in matched if (n := graded.findings[i].line) is not None})
+    matches = {
+        "findings": len(graded.findings),
+        "matched": len(matched),
+        "hidden": len(hidden),
+        "keptBySeverityGuard": len(refused),
+        "lines": lines,
+        "severityOverrides": [u.to_dict() for u in graded.used],
+    }
+    notes.extend(graded.messages())
+    where = f" on lines {', '.join(map(str, lines[:10]))}{' …' if len(lines) > 10 else ''}"
+    notes.append(
+        f"it matches {len(matched)} of the {len(graded.findings)} current findings in "
+        f"{args.findings}{where if lines else ''} (fingerprints ignore line numbers)"
+        + (f"; it hides {len(hidden)}" if refused else "")
+    )
+    if refused:
+        notes.append(
+            f"{len(refused)} of them stay: the severity guard lets only accepted_risk hide "
+            "major and critical findings"
+        )
+    if not matched:
+        context.warn(
+            f"it matches none of the {len(graded.findings)} findings in {args.findings}; "
+            "check the fingerprint (`riverbed review` prints them) or the rule and globs"
+        )
+    return matches, notes
+
+
 def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import parse_now
     from riverbed.errors import GuardedSeverityError
@@ -129,35 +165,7 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     notes: list[str] = []
     matches: dict[str, Any] | None = None
     if checked is not None:
-        graded, hidden, refused = checked
-        matched = sorted({*hidden, *(d.finding_index for d in refused)})
-        lines = sorted({n for i in matched if (n := graded.findings[i].line) is not None})
-        matches = {
-            "findings": len(graded.findings),
-            "matched": len(matched),
-            "hidden": len(hidden),
-            "keptBySeverityGuard": len(refused),
-            "lines": lines,
-            "severityOverrides": [u.to_dict() for u in graded.used],
-        }
-        for message in graded.messages():
-            notes.append(message)
-        where = f" on lines {', '.join(map(str, lines[:10]))}{' …' if len(lines) > 10 else ''}"
-        notes.append(
-            f"it matches {len(matched)} of the {len(graded.findings)} current findings in "
-            f"{args.findings}{where if lines else ''} (fingerprints ignore line numbers)"
-            + (f"; it hides {len(hidden)}" if refused else "")
-        )
-        if refused:
-            notes.append(
-                f"{len(refused)} of them stay: the severity guard lets only accepted_risk hide "
-                "major and critical findings"
-            )
-        if not matched:
-            context.warn(
-                f"it matches none of the {len(graded.findings)} findings in {args.findings}; "
-                "check the fingerprint (`riverbed review` prints them) or the rule and globs"
-            )
+        matches, notes = _match_report(checked, args, context)
     elif outcome.written:
         notes.append(
             "fingerprints ignore line numbers: this hides every finding of the same rule, file "
