@@ -152,6 +152,23 @@ def summary_markdown(
     return "\n".join(lines) + "\n"
 
 
+def _read_all(
+    files: Sequence[str], fmt: str, on_warning: WarningSink | None
+) -> tuple[list[EvalRun], list[str]]:
+    """Every file read (before anything is appended); empty reports skipped with a warning."""
+    runs: list[EvalRun] = []
+    skipped: list[str] = []
+    for path in files:
+        try:
+            runs.append(read_eval_file(path, fmt))
+        except EmptyReportError as exc:
+            # A CI job whose test run collected nothing must not fail the memory job.
+            skipped.append(str(exc))
+            if on_warning is not None:
+                on_warning(str(exc))
+    return runs, skipped
+
+
 def persist_eval_results(
     index_path: str | os.PathLike[str],
     paths_or_glob: str | Sequence[str],
@@ -187,16 +204,7 @@ def persist_eval_results(
         directions=directions,
         **({"conflict_hint": hints[0], "clash_hint": hints[1]} if hints else {}),
     )
-    runs: list[EvalRun] = []
-    skipped: list[str] = []
-    for path in files:  # every file is read before anything is appended
-        try:
-            runs.append(read_eval_file(path, fmt))
-        except EmptyReportError as exc:
-            # A CI job whose test run collected nothing must not fail the memory job.
-            skipped.append(str(exc))
-            if on_warning is not None:
-                on_warning(str(exc))
+    runs, skipped = _read_all(files, fmt, on_warning)
     if runs:
         result = persist_runs(index_path, runs, now=now, options=options, on_warning=on_warning)
     else:

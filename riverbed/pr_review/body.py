@@ -176,17 +176,11 @@ def _tool_line(finding: ReviewFinding) -> str:
     return finding_line(finding, 300).removesuffix("\n") + " — suppressed by the tool\n"
 
 
-def _sections(
-    report: ReviewView,
-    listed: Sequence[ReviewFinding],
-    listed_title: str,
-    *,
-    with_outside: bool = False,
-) -> list[Section]:
-    """The body's sections in priority order: memory first, then findings (cut from the end)."""
+def _memory_sections(report: ReviewView) -> list[Section]:
+    """The suppressions in effect (a table, or "None.") and the resurfaced ones."""
     phase = inline(report.phase or "any", 40)
-    sections: list[Section] = []
     head = f"\n### Suppressions in effect for this PR's files (phase: {phase})\n\n"
+    sections: list[Section] = []
     if report.suppressions:
         table = (
             "| id | scope | feedback type | matches | reason | author | expires |\n"
@@ -204,18 +198,35 @@ def _sections(
                 "resurface notes",
             )
         )
+    return sections
+
+
+def _folded(summary: str, items: tuple[str, ...], noun: str) -> Section:
+    """A section folded in a <details> block."""
+    return Section(
+        f"\n<details><summary>{summary}</summary>\n\n", items, noun, tail="\n</details>\n"
+    )
+
+
+def _sections(
+    report: ReviewView,
+    listed: Sequence[ReviewFinding],
+    listed_title: str,
+    *,
+    with_outside: bool = False,
+) -> list[Section]:
+    """The body's sections in priority order: memory first, then findings (cut from the end)."""
+    sections = _memory_sections(report)
     if listed:
         sections.append(
             Section(f"\n### {listed_title}\n\n", tuple(finding_line(f) for f in listed), "findings")
         )
     if report.suppressed:
-        count = len(report.suppressed)
         sections.append(
-            Section(
-                f"\n<details><summary>{_count(count, 'suppressed finding')}</summary>\n\n",
+            _folded(
+                _count(len(report.suppressed), "suppressed finding"),
                 tuple(_suppressed_line(s) for s in report.suppressed),
                 "suppressed findings",
-                tail="\n</details>\n",
             )
         )
     if report.guard_skips:
@@ -227,24 +238,19 @@ def _sections(
             )
         )
     if report.tool_suppressed:
-        count = len(report.tool_suppressed)
         sections.append(
-            Section(
-                f"\n<details><summary>{_count(count, 'finding')} suppressed by the tool"
-                "</summary>\n\n",
+            _folded(
+                f"{_count(len(report.tool_suppressed), 'finding')} suppressed by the tool",
                 tuple(_tool_line(f) for f in report.tool_suppressed),
                 "findings suppressed by the tool",
-                tail="\n</details>\n",
             )
         )
     if with_outside and report.outside:
-        count = len(report.outside)
         sections.append(
-            Section(
-                f"\n<details><summary>{_count(count, 'finding')} outside the change</summary>\n\n",
+            _folded(
+                f"{_count(len(report.outside), 'finding')} outside the change",
                 tuple(finding_line(f, 300) for f in report.outside),
                 "findings outside the change",
-                tail="\n</details>\n",
             )
         )
     return [Section(s.head, s.items, s.noun, s.tail, priority=i) for i, s in enumerate(sections)]

@@ -111,9 +111,8 @@ def _time(element: ET.Element) -> float | None:
         return None
 
 
-def parse_bytes(data: bytes, source: str) -> EvalRun:
-    """An EvalRun from a JUnit XML report; InputFormatError names what is wrong."""
-    w = reader(source, FORMAT)
+def _suites(data: bytes, source: str) -> tuple[ET.Element, list[ET.Element]]:
+    """The report's root and every suite in it, at any depth."""
     try:
         root = parse_xml(data)
     except ValueError as exc:
@@ -121,14 +120,19 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
             f"{source}: not a valid JUnit XML report: {exc} (nothing was appended)"
         ) from None
     if root.tag not in ROOTS:
-        raise w.error(f"<{root.tag}>", "the root element must be <testsuites> or <testsuite>")
+        raise reader(source, FORMAT).error(
+            f"<{root.tag}>", "the root element must be <testsuites> or <testsuite>"
+        )
     # Every suite at any depth, the root included when it is one; a nested suite counts only
     # its own direct test cases, and a wrapper's attributes repeat its children's counts.
     suites = list(root.iter("testsuite"))
     if root.tag == "testsuites" and root.find("testcase") is not None:
         suites.insert(0, root)  # test cases straight under <testsuites> (no suite around them)
-    per_suite = [_suite_counts(s, source, f"testsuite[{i}]") for i, s in enumerate(suites)]
-    unlisted = sum(s.pop("unlisted", 0) for s in per_suite)
+    return root, suites
+
+
+def _cases(suites: list[ET.Element]) -> tuple[EvalCase, ...]:
+    """Every test case that ran (skipped ones are left out), suite by suite."""
     cases: list[EvalCase] = []
     for suite in suites:
         for case in suite.findall("testcase"):
@@ -137,6 +141,25 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
                 cases.append(
                     EvalCase(id=_case_id(case), passed=outcome == "passed", errors=messages)
                 )
+    return tuple(cases)
+
+
+def _duration(root: ET.Element, suites: list[ET.Element]) -> float | None:
+    """The root's time, else the sum of the suites' times (None without any)."""
+    duration = _time(root) if root.get("time") else None
+    if duration is None:
+        times = [t for s in suites if (t := _time(s)) is not None]
+        duration = sum(times) if times else None
+    return duration
+
+
+def parse_bytes(data: bytes, source: str) -> EvalRun:
+    """An EvalRun from a JUnit XML report; InputFormatError names what is wrong."""
+    w = reader(source, FORMAT)
+    root, suites = _suites(data, source)
+    per_suite = [_suite_counts(s, source, f"testsuite[{i}]") for i, s in enumerate(suites)]
+    unlisted = sum(s.pop("unlisted", 0) for s in per_suite)
+    cases = _cases(suites)
     total = sum(s["tests"] for s in per_suite)
     failed = sum(s["failures"] for s in per_suite)
     errors = sum(s["errors"] for s in per_suite)
@@ -162,10 +185,7 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
     else:
         notes.append(f"all {total} test(s) skipped; no pass_rate")
     stamps = [stamp for s in suites if (stamp := s.get("timestamp"))]
-    duration = _time(root) if root.get("time") else None
-    if duration is None:
-        times = [t for s in suites if (t := _time(s)) is not None]
-        duration = sum(times) if times else None
+    duration = _duration(root, suites)
     details: dict[str, Any] = {"testsuites": per_suite[:MAX_SUITES_LISTED]}
     if len(per_suite) > MAX_SUITES_LISTED:
         details["testsuitesOmitted"] = len(per_suite) - MAX_SUITES_LISTED
@@ -180,7 +200,7 @@ def parse_bytes(data: bytes, source: str) -> EvalRun:
         scores=scores,
         status="fail" if failed or errors else "pass",
         counts=counts,
-        cases=tuple(cases),
+        cases=cases,
         timestamp=min(stamps) if stamps else None,
         notes=tuple(notes),
         extra=details,
