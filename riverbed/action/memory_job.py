@@ -9,7 +9,13 @@ from datetime import datetime
 from pathlib import Path
 
 from riverbed.action.context import ActionContext
-from riverbed.action.restore import Restored, newer_trusted, restore_memory, trust_check
+from riverbed.action.restore import (
+    Restored,
+    TrustCheck,
+    newer_trusted,
+    restore_memory,
+    trust_check,
+)
 from riverbed.index import lifecycle
 from riverbed.index.dates import effective_expiry, instant_or_none
 from riverbed.index.merge import merge_indexes
@@ -91,6 +97,23 @@ def _clear(path: Path) -> None:
         path.unlink()
 
 
+def _merge_newer(
+    context: ActionContext, check: TrustCheck, restored: Restored, work: Path
+) -> tuple[str | None, tuple[str, ...], tuple[str, ...], lifecycle.ExpireReport]:
+    """Merge a trusted artifact uploaded since restore: where from, its notes, conflicts, expiry."""
+    runner = context.runner
+    with runner.group("riverbed: look for a newer artifact before staging"):
+        newer = newer_trusted(context, check, restored)
+        if newer is None:
+            runner.info("no newer trusted artifact appeared since restore")
+            return None, (), (), lifecycle.ExpireReport()
+        artifact, other, notes = newer
+        merged_from = f"artifact {artifact.id} (run {artifact.run_id})"
+        conflicts, late = _merge_into(work, other, context.now)
+        runner.info(f"merged {merged_from}, uploaded since restore")
+        return merged_from, tuple(notes), conflicts, late
+
+
 def run_memory_job(
     context: ActionContext, *, mode: str, append: Appender | None = None
 ) -> MemoryReport:
@@ -117,20 +140,7 @@ def run_memory_job(
     _stage(work, restored.index)
     expired = expire_entries(work, now=now)
     added = AppendOutcome() if append is None else append(context, work)
-    merged_from: str | None = None
-    merge_notes: tuple[str, ...] = ()
-    conflicts: tuple[str, ...] = ()
-    late = lifecycle.ExpireReport()
-    with runner.group("riverbed: look for a newer artifact before staging"):
-        newer = newer_trusted(context, check, restored)
-        if newer is None:
-            runner.info("no newer trusted artifact appeared since restore")
-        else:
-            artifact, other, notes = newer
-            merged_from = f"artifact {artifact.id} (run {artifact.run_id})"
-            merge_notes = tuple(notes)
-            conflicts, late = _merge_into(work, other, now)
-            runner.info(f"merged {merged_from}, uploaded since restore")
+    merged_from, merge_notes, conflicts, late = _merge_newer(context, check, restored, work)
     final = read_index(work)
     _stage(staged, final)
     archived = tuple(

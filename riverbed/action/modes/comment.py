@@ -261,6 +261,29 @@ def _read_only_token(context: ActionContext, talk: Talk, prefix: str) -> int:
     return 0
 
 
+def _permitted(context: ActionContext, talk: Talk, required: str, prefix: str) -> bool:
+    """True when the commenter holds `required`; else refuse (reply, react, summary)."""
+    runner, event = context.runner, talk.event
+    granted = conversation.permission(talk.client, event.login)
+    actual = granted.level
+    # The role name (a custom role's own) goes into the log for the audit trail; the
+    # decision is by its base level only.
+    role = "" if granted.role_name == actual else f" (role {granted.role_name!r})"
+    if not permission_allows(actual, required):
+        runner.info(f"{event.login} has {actual} permission{role}; {required} is needed")
+        talk.reply(
+            render_refusal(
+                event.comment_id, event.login, required=required, actual=actual, prefix=prefix
+            )
+        )
+        talk.react("confused")
+        refused = f"Refused: {inline(event.login, 60)} has {inline(actual, 20)} permission."
+        runner.append_summary(_summary(event, [], refused))
+        return False
+    runner.info(f"{event.login} has {actual} permission{role}; {required} is enough")
+    return True
+
+
 def _answer(  # noqa: PLR0917 - one call site, the flow's own state
     context: ActionContext,
     talk: Talk,
@@ -278,24 +301,8 @@ def _answer(  # noqa: PLR0917 - one call site, the flow's own state
         return 0
     commands = parsed.commands
     changing = [c for c in commands if c.verb not in READ_ONLY_VERBS]
-    if changing:
-        granted = conversation.permission(talk.client, event.login)
-        actual = granted.level
-        # The role name (a custom role's own) goes into the log for the audit trail; the
-        # decision is by its base level only.
-        role = "" if granted.role_name == actual else f" (role {granted.role_name!r})"
-        if not permission_allows(actual, required):
-            runner.info(f"{event.login} has {actual} permission{role}; {required} is needed")
-            talk.reply(
-                render_refusal(
-                    event.comment_id, event.login, required=required, actual=actual, prefix=prefix
-                )
-            )
-            talk.react("confused")
-            refused = f"Refused: {inline(event.login, 60)} has {inline(actual, 20)} permission."
-            runner.append_summary(_summary(event, [], refused))
-            return 0
-        runner.info(f"{event.login} has {actual} permission{role}; {required} is enough")
+    if changing and not _permitted(context, talk, required, prefix):
+        return 0
     if changing and context.config.event_name not in context.config.trusted_events:
         return _untrusted_event(context, talk, parsed)
     if stage == "authorize" and changing:

@@ -8,7 +8,7 @@ from typing import Any
 
 from riverbed.action.context import ActionContext
 from riverbed.action.modes import FunctionMode, Mode
-from riverbed.action.restore import trust_check
+from riverbed.action.restore import Restored, trust_check
 from riverbed.action.review_inputs import (
     ReviewInputs,
     parse_review_inputs,
@@ -18,6 +18,7 @@ from riverbed.action.review_restore import base_commit, restore_for_review
 from riverbed.config_file import read_project_config
 from riverbed.errors import ActionConfigError, GitHubError, UsageError
 from riverbed.findings import Finding, read_findings_file, write_json_file
+from riverbed.github.client import GitHubClient
 from riverbed.github.pulls import (
     PullInfo,
     create_review,
@@ -186,6 +187,55 @@ class Posting:
     review_id: int | None = None
 
 
+def _plan(
+    client: GitHubClient,
+    *,
+    pull: PullRef,
+    view: ReviewView,
+    inputs: ReviewInputs,
+    change: Change,
+    live: PullInfo,
+) -> ReviewPlan:
+    """What to post, given what earlier reviews already posted (read only when posting)."""
+    reviews: list[PostedComment] = []
+    comments: list[PostedComment] = []
+    if inputs.post_review:
+        reviews = _posted(list_reviews(client, pull.number))
+        comments = _posted(list_review_comments(client, pull.number))
+    return plan_review(
+        view,
+        diff_index(change),
+        phase=inputs.phase,
+        max_inline=inputs.max_inline_comments,
+        post_review=inputs.post_review,
+        earlier_reviews=reviews,
+        earlier_comments=comments,
+        started_at=pull.head_sha,
+        head_now=live.head_sha,
+    )
+
+
+def _refused(
+    context: ActionContext, plan: ReviewPlan, view: ReviewView, message: str, *, rate_limited: bool
+) -> Posting:
+    """GitHub answered 403: annotations and the full job summary instead, not a failure."""
+    cause = (
+        "GitHub's rate limit refused it; re-run the job later to post"
+        if rate_limited
+        else "the token is read-only, as for pull requests from forks"
+    )
+    context.runner.warning(
+        f"riverbed: could not post the review (403: {message}); {cause}: "
+        "annotations and the job summary instead"
+    )
+    why = (
+        f"Could not post the review: GitHub answered 403 ({md(message, 200)}); "
+        f"{cause}. This is not a failure"
+    )
+    plan = ReviewPlan(plan.placement, plan.state, plan.max_inline, list_all=True)
+    return Posting(plan, (why, _annotate(context, view)))
+
+
 def _post(
     context: ActionContext,
     *,
@@ -197,23 +247,7 @@ def _post(
 ) -> Posting:
     """The thin executor: read what is already posted, plan, post (or fall back)."""
     client = context.github()
-    diff = diff_index(change)
-    reviews: list[PostedComment] = []
-    comments: list[PostedComment] = []
-    if inputs.post_review:
-        reviews = _posted(list_reviews(client, pull.number))
-        comments = _posted(list_review_comments(client, pull.number))
-    plan = plan_review(
-        view,
-        diff,
-        phase=inputs.phase,
-        max_inline=inputs.max_inline_comments,
-        post_review=inputs.post_review,
-        earlier_reviews=reviews,
-        earlier_comments=comments,
-        started_at=pull.head_sha,
-        head_now=live.head_sha,
-    )
+    plan = _plan(client, pull=pull, view=view, inputs=inputs, change=change, live=live)
     if plan.body is None:
         return Posting(plan, (plan.skip or "posted nothing",))
     notes: list[str] = []
@@ -233,21 +267,7 @@ def _post(
             client, pull.number, body=plan.body or "", comments=[], commit_id=pull.head_sha
         )
     if result.forbidden:
-        cause = (
-            "GitHub's rate limit refused it; re-run the job later to post"
-            if result.rate_limited
-            else "the token is read-only, as for pull requests from forks"
-        )
-        context.runner.warning(
-            f"riverbed: could not post the review (403: {result.message}); {cause}: "
-            "annotations and the job summary instead"
-        )
-        why = (
-            f"Could not post the review: GitHub answered 403 ({md(result.message, 200)}); "
-            f"{cause}. This is not a failure"
-        )
-        plan = ReviewPlan(plan.placement, plan.state, plan.max_inline, list_all=True)
-        return Posting(plan, (why, _annotate(context, view)))
+        return _refused(context, plan, view, result.message, rate_limited=result.rate_limited)
     if result.review_id is None:
         raise GitHubError(
             f"posting the review on pull request #{pull.number}: GitHub answered "
@@ -255,6 +275,51 @@ def _post(
         )
     posted = f"Posted review {result.review_id} with {len(plan.placement.inline)} inline comments"
     return Posting(plan, (posted, *notes), posted=True, review_id=result.review_id)
+
+
+def _restore(context: ActionContext) -> Restored:
+    """The trusted memory to review against (read-only); its source and size as outputs."""
+    runner = context.runner
+    with runner.group("restore memory (read-only)"):
+        restored = restore_for_review(context, trust_check(context))
+        for note in restored.notes:
+            runner.info(note)
+    runner.set_output("restored-from", restored.output)
+    runner.set_output("entries", len(restored.index["entries"]))  # the memory reviewed against
+    return restored
+
+
+def _finish(
+    context: ActionContext,
+    view: ReviewView,
+    posting: Posting,
+    result: ReviewResult,
+    *,
+    inputs: ReviewInputs,
+    warnings: list[str],
+) -> int:
+    """Outputs, the job summary and warnings; 1 when fail-on is reached."""
+    runner = context.runner
+    runner.set_output("posted", posting.posted)
+    runner.set_output("review-id", posting.review_id or "")
+    status = list(posting.status)
+    failing = len(result.failing(inputs.fail_on))
+    if failing:
+        status.append(
+            f"fail-on {inputs.fail_on}: {failing} kept findings in the change at or above it; "
+            "exit 1"
+        )
+    summary = render_job_summary(
+        view,
+        posting.plan.placement,
+        status,
+        max_inline=inputs.max_inline_comments,
+        list_all=posting.plan.list_all,
+    )
+    runner.append_summary(summary)
+    for warning in (*warnings, *result.warnings):
+        runner.warning(warning)
+    return 1 if failing else 0
 
 
 def run(context: ActionContext) -> int:
@@ -272,12 +337,7 @@ def run(context: ActionContext) -> int:
         max_bytes=inputs.max_findings_bytes,
     )
     runner.info(f"read {len(findings)} findings from {len(files)} file(s)")
-    with runner.group("restore memory (read-only)"):
-        restored = restore_for_review(context, trust_check(context))
-        for note in restored.notes:
-            runner.info(note)
-    runner.set_output("restored-from", restored.output)
-    runner.set_output("entries", len(restored.index["entries"]))  # the memory reviewed against
+    restored = _restore(context)
     baseline = _baseline(inputs, restored.index, context, warnings)
     current = get_pull(context.github(), pull.number)
     change = _change(context, pull, current)
@@ -301,26 +361,7 @@ def run(context: ActionContext) -> int:
     view = review_view(result, [f"Memory restored from {restored.description}."], hints=hints)
     _write_outputs(context, result)
     posting = _post(context, pull=pull, view=view, inputs=inputs, change=change, live=current)
-    runner.set_output("posted", posting.posted)
-    runner.set_output("review-id", posting.review_id or "")
-    status = list(posting.status)
-    failing = len(result.failing(inputs.fail_on))
-    if failing:
-        status.append(
-            f"fail-on {inputs.fail_on}: {failing} kept findings in the change at or above it; "
-            "exit 1"
-        )
-    summary = render_job_summary(
-        view,
-        posting.plan.placement,
-        status,
-        max_inline=inputs.max_inline_comments,
-        list_all=posting.plan.list_all,
-    )
-    runner.append_summary(summary)
-    for warning in (*warnings, *result.warnings):
-        runner.warning(warning)
-    return 1 if failing else 0
+    return _finish(context, view, posting, result, inputs=inputs, warnings=warnings)
 
 
 MODE: Mode = FunctionMode(run)
