@@ -193,16 +193,12 @@ def _marker_fingerprint(body: str) -> str:
     return markers[0].fingerprint
 
 
-def action_comment(state: DemoState) -> Step:
-    """comment (a reply to the F401 comment): `/riverbed suppress` from a maintainer."""
-    from riverbed.testing.events import issue_comment_event, review_comment_event
+def _reply_in_thread(state: DemoState, body: str) -> str:
+    """The suppress command as a reply in the F401 thread: refused; the refusal's body."""
+    from riverbed.testing.events import review_comment_event
 
     gh = _gh(state)
     parent = state.carry["f401_comment"]
-    body = (
-        '/riverbed suppress --type accepted_risk --reason "imported for its side effect: '
-        f'it connects the signal handlers" --expires {state.timeline.date(60)}'
-    )
     comment_id = gh.add_review_comment(4, body, user=MAINTAINER, in_reply_to=parent["id"])
     payload = review_comment_event(
         4,
@@ -234,9 +230,14 @@ def action_comment(state: DemoState) -> Step:
     ]
     if len(replies) != 1 or refused.outputs.get("upload") != "false":
         raise DemoStepError(f"expected 1 refusal in the F401 thread, found {len(replies)}")
-    # The reply says why (the reply's run is not trusted) and what to post in the
-    # conversation instead: the same command with the finding's fingerprint.
-    suggested = _suggested_command(replies[0]["body"])
+    return str(replies[0]["body"])
+
+
+def _post_in_conversation(state: DemoState, suggested: str) -> tuple[ActionRun, int]:
+    """The suggested command posted in the conversation, and comment mode's run on it."""
+    from riverbed.testing.events import issue_comment_event
+
+    gh = _gh(state)
     conversation_id = gh.add_issue_comment(issue=4, body=suggested, user=MAINTAINER)
     run = _run(
         state,
@@ -256,6 +257,22 @@ def action_comment(state: DemoState) -> Step:
         workspace=state.root / "runs" / "3-comment" / "workspace",
         now=state.timeline.day(44),
     )
+    return run, conversation_id
+
+
+def action_comment(state: DemoState) -> Step:
+    """comment (a reply to the F401 comment): `/riverbed suppress` from a maintainer."""
+    gh = _gh(state)
+    parent = state.carry["f401_comment"]
+    body = (
+        '/riverbed suppress --type accepted_risk --reason "imported for its side effect: '
+        f'it connects the signal handlers" --expires {state.timeline.date(60)}'
+    )
+    refusal = _reply_in_thread(state, body)
+    # The reply says why (the reply's run is not trusted) and what to post in the
+    # conversation instead: the same command with the finding's fingerprint.
+    suggested = _suggested_command(refusal)
+    run, conversation_id = _post_in_conversation(state, suggested)
     answers = [c for c in gh.issue_comments.get(4, []) if c["user"]["type"] == "Bot"]
     reactions = gh.reactions.get(("issue_comment", conversation_id), [])
     staged = run.staged.read_text(encoding="utf-8") if run.staged.exists() else ""
@@ -278,7 +295,7 @@ def action_comment(state: DemoState) -> Step:
         ),
         facts={
             "outputs": run.outputs,
-            "refusal": replies[0]["body"],
+            "refusal": refusal,
             "suggested": suggested,
             "reply": answers[-1]["body"],
             "reactions": reactions,

@@ -6,11 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from riverbed.demo.context import DemoState
-from riverbed.demo.scenario import AUTHOR, MAINTAINER, RUFF_VERSION, DemoPull, pull
+from riverbed.demo.scenario import AUTHOR, MAINTAINER, RUFF_VERSION, DemoPull, Timeline, pull
 from riverbed.demo.story import Step
 from riverbed.findings import Finding
 from riverbed.index.dates import format_timestamp
 from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.model import Entry
 from riverbed.memory.review import ReviewResult
 
 PHASE = "midstream"
@@ -26,30 +27,11 @@ def _finding_line(finding: Finding) -> str:
     return f"{_where(finding)} {finding.message}"
 
 
-def seed_memory(state: DemoState) -> Step:
-    """An index from another tool (one entry, bad expiry), then the team's entries on top."""
+def _team_entries(t: Timeline) -> list[Entry]:
+    """The team's own entries: an ADR, a pattern and a won't-fix, dated before the story."""
     from riverbed.index.build import build_entry
-    from riverbed.index.store import append_entries, load_memory
-    from riverbed.memory.record_suppression import create_suppression
 
-    t = state.timeline
-    imported = {
-        "id": IMPORTED_ID,
-        "type": "decision",
-        "title": "Checkout keeps the v1 payment API",
-        "content": "Do not migrate checkout to payments v2 until the provider's refunds work.",
-        "metadata": {
-            "createdAt": format_timestamp(t.day(-90)),
-            "author": "river-reviewer",
-            "phase": PHASE,
-            "relatedFiles": ["src/shop/checkout/**"],
-        },
-        "expiresAt": UNPARSEABLE_EXPIRY,
-    }
-    state.index_path.parent.mkdir(parents=True, exist_ok=True)
-    # Written as another tool would; riverbed itself refuses to write such a date.
-    state.index_path.write_bytes(dumps_js({"version": "1", "entries": [imported]}))
-    team = [
+    return [
         build_entry(
             type="adr",
             title="ADR-007: money is integer cents",
@@ -79,6 +61,31 @@ def seed_memory(state: DemoState) -> Step:
             files=["src/shop/legacy/**"],
         ),
     ]
+
+
+def seed_memory(state: DemoState) -> Step:
+    """An index from another tool (one entry, bad expiry), then the team's entries on top."""
+    from riverbed.index.store import append_entries, load_memory
+    from riverbed.memory.record_suppression import create_suppression
+
+    t = state.timeline
+    imported = {
+        "id": IMPORTED_ID,
+        "type": "decision",
+        "title": "Checkout keeps the v1 payment API",
+        "content": "Do not migrate checkout to payments v2 until the provider's refunds work.",
+        "metadata": {
+            "createdAt": format_timestamp(t.day(-90)),
+            "author": "river-reviewer",
+            "phase": PHASE,
+            "relatedFiles": ["src/shop/checkout/**"],
+        },
+        "expiresAt": UNPARSEABLE_EXPIRY,
+    }
+    state.index_path.parent.mkdir(parents=True, exist_ok=True)
+    # Written as another tool would; riverbed itself refuses to write such a date.
+    state.index_path.write_bytes(dumps_js({"version": "1", "entries": [imported]}))
+    team = _team_entries(t)
     report = append_entries(state.index_path, team, now=t.day(-30))
     legacy = create_suppression(
         state.index_path,
