@@ -5,6 +5,7 @@ from __future__ import annotations
 from riverbed.testing.github.objects import JSON, Site, fake_sha, node_id, timestamp
 
 
+# long: GitHub's pull-request object, one key per documented field
 def pull_json(  # noqa: PLR0917 - one value per part of the object
     site: Site,
     pull: JSON,

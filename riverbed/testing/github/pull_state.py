@@ -99,6 +99,31 @@ class PullState(FakeState):
             }
             return comment_id
 
+    def _placed(
+        self, pull: int, path: str | None, line: int | None, *, side: str, start_line: int | None
+    ) -> JSON:
+        """Where a new inline comment sits in the pull's diff (ValueError off the diff)."""
+        if path is None or line is None:
+            raise ValueError("add_review_comment: path and line are required")
+        file_record = self.pull_file(pull, path)
+        if file_record is None:
+            raise ValueError(f"add_review_comment: {path} is not changed in #{pull}")
+        spot = place_comment(
+            file_record.get("patch"),
+            {"line": line, "side": side, "start_line": start_line},
+        )
+        if isinstance(spot, str):
+            raise ValueError(f"add_review_comment: {path}:{line}: {spot}")
+        return {
+            "path": path,
+            "line": spot.line,
+            "side": spot.side,
+            "start_line": spot.start_line,
+            "start_side": spot.start_side,
+            "position": spot.position,
+            "diff_hunk": spot.diff_hunk,
+        }
+
     def add_review_comment(  # noqa: PLR0917 - positional order is the agreed interface
         self,
         pull: int,
@@ -123,27 +148,8 @@ class PullState(FakeState):
                 placed = {k: parent[k] for k in ("path", "line", "side", "start_line")}
                 placed |= {k: parent[k] for k in ("start_side", "position", "diff_hunk")}
             else:
-                if path is None or line is None:
-                    raise ValueError("add_review_comment: path and line are required")
-                file_record = self.pull_file(pull, path)
-                if file_record is None:
-                    raise ValueError(f"add_review_comment: {path} is not changed in #{pull}")
-                spot = place_comment(
-                    file_record.get("patch"),
-                    {"line": line, "side": side, "start_line": start_line},
-                )
-                if isinstance(spot, str):
-                    raise ValueError(f"add_review_comment: {path}:{line}: {spot}")
                 root = None
-                placed = {
-                    "path": path,
-                    "line": spot.line,
-                    "side": spot.side,
-                    "start_line": spot.start_line,
-                    "start_side": spot.start_side,
-                    "position": spot.position,
-                    "diff_hunk": spot.diff_hunk,
-                }
+                placed = self._placed(pull, path, line, side=side, start_line=start_line)
             comment_id = self.new_id()
             now = self.next_created(None)
             self.review_comment_records[comment_id] = {
