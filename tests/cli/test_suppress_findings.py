@@ -3,37 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from review_helpers import riverbed, ruff_command
+from review_helpers import riverbed, run_ruff_sarif
 
 LONG = "x = '" + "a" * 100 + "'\n"  # the same E501 message on every such line
 SOURCE = "import os\n" + LONG + LONG + LONG
 
 
 def ruff_sarif(directory: Path) -> Path:
-    (directory / "long.py").write_text(SOURCE, encoding="utf-8")
-    done = subprocess.run(
-        [
-            *ruff_command(),
-            "check",
-            "--no-cache",
-            "--isolated",
-            "--select",
-            "F,E",
-            "--output-format",
-            "sarif",
-            "long.py",
-        ],
-        cwd=directory,
-        capture_output=True,
-        check=False,
-    )
-    assert done.returncode in (0, 1), done.stderr.decode()
-    path = directory / "ruff.sarif"
-    path.write_bytes(done.stdout)
-    return path
+    return run_ruff_sarif(directory, SOURCE, "long.py")
 
 
 def fingerprints(cwd: Path, sarif: Path) -> dict[str, str]:

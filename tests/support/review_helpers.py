@@ -59,9 +59,9 @@ def ruff_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "ruff"]
 
 
-def run_ruff_sarif(directory: Path) -> Path:
-    """Write RUFF_SOURCE to directory/mod.py, run real ruff on it, return the SARIF path."""
-    (directory / "mod.py").write_text(RUFF_SOURCE, encoding="utf-8")
+def run_ruff_sarif(directory: Path, source: str = RUFF_SOURCE, name: str = "mod.py") -> Path:
+    """Write `source` to directory/`name`, run real ruff on it, return the SARIF path."""
+    (directory / name).write_text(source, encoding="utf-8")
     done = subprocess.run(
         [
             *ruff_command(),
@@ -72,7 +72,7 @@ def run_ruff_sarif(directory: Path) -> Path:
             "F,E",
             "--output-format",
             "sarif",
-            "mod.py",
+            name,
         ],
         cwd=directory,
         capture_output=True,
