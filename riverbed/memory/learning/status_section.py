@@ -9,8 +9,8 @@ from typing import Any
 
 from riverbed.index.model import Entry, Index
 from riverbed.memory.learning.analysis import DEFAULT_THRESHOLDS, analyze_memory
-from riverbed.memory.learning.candidates import offers
-from riverbed.memory.learning.model import Thresholds
+from riverbed.memory.learning.candidates import Offer, offers
+from riverbed.memory.learning.model import Cluster, Insights, Thresholds
 from riverbed.memory.learning.render import thresholds_line
 
 
@@ -31,49 +31,64 @@ def learning_section(
     candidates. Without them each is read from `index`.
     """
     insights = analyze_memory(index, now=now, thresholds=thresholds, active=active, evals=evals)
-    table = offers(index, candidates)
+    return {
+        "thresholds": thresholds.as_dict(),
+        "repeated": _repeated(insights, offers(index, candidates), limit),
+        "stale": _stale(insights, limit),
+        "drift": _drift(insights, limit),
+        "regressions": len(insights.regressions),
+    }
+
+
+def _cluster_item(cluster: Cluster, offer: Offer | None) -> dict[str, Any]:
+    """One repeated-suppression cluster as a status item, with where its candidate stands."""
+    return {
+        "clusterId": cluster.cluster_id,
+        "kind": cluster.kind,
+        "key": cluster.key,
+        "weight": cluster.weight,
+        "authors": len(cluster.authors),
+        "state": offer.describe() if offer else "no candidate written yet",
+    }
+
+
+def _repeated(insights: Insights, table: dict[str, Offer], limit: int) -> dict[str, Any]:
+    """The repeated-suppression clusters, and how many of them each candidate state holds."""
     states: Counter[str] = Counter()
     clusters = []
     for cluster in insights.clusters:
         offer = table.get(cluster.cluster_id)
-        state = offer.state if offer else "not written"
-        states[state] += 1
-        clusters.append(
-            {
-                "clusterId": cluster.cluster_id,
-                "kind": cluster.kind,
-                "key": cluster.key,
-                "weight": cluster.weight,
-                "authors": len(cluster.authors),
-                "state": offer.describe() if offer else "no candidate written yet",
-            }
-        )
-    cut = insights.cuts
+        states[offer.state if offer else "not written"] += 1
+        clusters.append(_cluster_item(cluster, offer))
     return {
-        "thresholds": thresholds.as_dict(),
-        "repeated": {
-            "count": len(clusters),
-            "shown": min(len(clusters), limit),
-            "items": clusters[:limit],
-            "candidates": {
-                s: states.get(s, 0) for s in ("offered", "declined", "promoted", "not written")
-            },
-            "belowMinPrs": cut.clusters_below_min_prs,
+        "count": len(clusters),
+        "shown": min(len(clusters), limit),
+        "items": clusters[:limit],
+        "candidates": {
+            s: states.get(s, 0) for s in ("offered", "declined", "promoted", "not written")
         },
-        "stale": {
-            "count": len(insights.stale),
-            "shown": min(len(insights.stale), limit),
-            "items": [s.as_dict() for s in insights.stale[:limit]],
-            "younger": cut.risks_younger,
-            "withoutCreatedAt": cut.risks_without_date,
-        },
-        "drift": {
-            "count": len(insights.drift),
-            "series": insights.series,
-            "items": [{"suite": d.suite, "metric": d.metric} for d in insights.drift[:limit]],
-            "shorterThanDriftRuns": cut.series_short,
-        },
-        "regressions": len(insights.regressions),
+        "belowMinPrs": insights.cuts.clusters_below_min_prs,
+    }
+
+
+def _stale(insights: Insights, limit: int) -> dict[str, Any]:
+    """The stale accepted risks, and how many were too young or undated to judge."""
+    return {
+        "count": len(insights.stale),
+        "shown": min(len(insights.stale), limit),
+        "items": [s.as_dict() for s in insights.stale[:limit]],
+        "younger": insights.cuts.risks_younger,
+        "withoutCreatedAt": insights.cuts.risks_without_date,
+    }
+
+
+def _drift(insights: Insights, limit: int) -> dict[str, Any]:
+    """The eval series that drift, out of how many, and how many were too short to judge."""
+    return {
+        "count": len(insights.drift),
+        "series": insights.series,
+        "items": [{"suite": d.suite, "metric": d.metric} for d in insights.drift[:limit]],
+        "shorterThanDriftRuns": insights.cuts.series_short,
     }
 
 
