@@ -14,7 +14,6 @@ ROOT = Path(__file__).resolve().parents[1] / "riverbed"
 #: the test, so the list shrinks.
 TOO_LONG_FOR_NOW = frozenset(
     {
-        "memory.select.load_review_memory",
         "memory.status_pass.status_pass",
     }
 )

@@ -194,13 +194,58 @@ def load_review_memory(
     """Entries active, unexpired, unrevoked, of `phase`, related to `changed_files` (None = any)."""
     moment = now or utc_now()
     changed = None if changed_files is None else ChangedFiles(changed_files)
-    entries = index.get("entries", [])
-    kept: list[Entry] = []
-    warnings: list[str] = []
+    sifted = _sift(index.get("entries", []), phase, changed, moment)
+    n_revoked = sifted.drop_revoked()
+    paths = None if changed is None else changed.paths
+    return ReviewMemory(
+        tuple(sifted.kept), phase, paths, tuple(sifted.warnings), sifted.excluded(n_revoked)
+    )
+
+
+@dataclass
+class _Sifted:
+    """One pass's outcome: entries kept, those set aside by phase or files, and the tallies."""
+
+    kept: list[Entry] = field(default_factory=list)
     # Excluded by phase or files, kept aside in case a revocation is found later in the pass.
-    by_phase: list[Entry] = []
-    by_files: list[Entry] = []
-    revocations: list[Entry] = []
+    by_phase: list[Entry] = field(default_factory=list)
+    by_files: list[Entry] = field(default_factory=list)
+    revocations: list[Entry] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    n_inactive: int = 0
+    n_expired: int = 0
+
+    def drop_revoked(self) -> int:
+        """Remove the entries the revocations name from every group; how many went."""
+        revoked = revoked_among(self.revocations)
+        n_revoked = 0
+        if revoked:
+            # Revocation outranks phase and files in the counts, as in a check-by-check order.
+            for group in (self.kept, self.by_phase, self.by_files):
+                left = [e for e in group if e.get("id") not in revoked]
+                n_revoked += len(group) - len(left)
+                group[:] = left
+        return n_revoked
+
+    def excluded(self, n_revoked: int) -> dict[str, int]:
+        """The nonzero counts of entries left out, by reason (revocations already dropped)."""
+        counts = {
+            "inactive": self.n_inactive,
+            "expired": self.n_expired,
+            "revoked": n_revoked,
+            "phase": len(self.by_phase),
+            "files": len(self.by_files),
+        }
+        return {reason: count for reason, count in counts.items() if count}
+
+
+def _sift(
+    entries: Iterable[Entry], phase: str | None, changed: ChangedFiles | None, moment: datetime
+) -> _Sifted:
+    """Sort each entry into kept or set aside by the first check it fails, in one pass."""
+    sifted = _Sifted()
+    kept, by_phase, by_files = sifted.kept, sifted.by_phase, sifted.by_files
+    revocations, warnings = sifted.revocations, sifted.warnings
     expired_at: dict[str, bool | None] = {}  # expiry string → expired (None: unparseable)
     n_inactive = n_expired = 0
     # One pass, the checks spelled out rather than helper calls: it runs over the whole index
@@ -247,24 +292,8 @@ def load_review_memory(
             by_files.append(entry)
         else:
             kept.append(entry)
-    revoked = revoked_among(revocations)
-    n_revoked = 0
-    if revoked:
-        # Revocation outranks phase and files in the counts, as in a check-by-check order.
-        for group in (kept, by_phase, by_files):
-            left = [e for e in group if e.get("id") not in revoked]
-            n_revoked += len(group) - len(left)
-            group[:] = left
-    counts = {
-        "inactive": n_inactive,
-        "expired": n_expired,
-        "revoked": n_revoked,
-        "phase": len(by_phase),
-        "files": len(by_files),
-    }
-    excluded = {reason: count for reason, count in counts.items() if count}
-    paths = None if changed is None else changed.paths
-    return ReviewMemory(tuple(kept), phase, paths, tuple(warnings), excluded)
+    sifted.n_inactive, sifted.n_expired = n_inactive, n_expired
+    return sifted
 
 
 def _scope(suppression: Entry) -> object:
