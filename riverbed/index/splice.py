@@ -111,30 +111,37 @@ def replace(data: bytes, span: tuple[int, int], entry: Entry) -> bytes:
     return b"".join((view[: span[0]], entry_bytes(entry), view[span[1] :]))
 
 
-_ENTRY_EXPIRY = b'\n      "expiresAt": '
-_CONTEXT_EXPIRY = b'\n        "expiresAt": '
+_EXPIRY = b'"expiresAt": '
+_ENTRY_INDENT = b"\n      "
+_CONTEXT_INDENT = b"\n        "
 
 
 def entries_with_expiry(data: bytes) -> list[tuple[int, int]]:
     """Spans of the entries that carry `expiresAt` themselves or in `context`, in file order.
 
     In a valid index the only objects inside an entry are `metadata` (no `expiresAt`) and
-    `context`, so those two key lines are exactly where an effective expiry can sit.
+    `context`, so the key at indent 6 or 8 is exactly where an effective expiry can sit.
     """
     span = _entries_span(data)
     if span is None:
         return []
     start, close = span
-    spans: dict[int, int] = {}
-    for key in (_ENTRY_EXPIRY, _CONTEXT_EXPIRY):
-        position = data.find(key, start, close)
-        while position != -1:
+    spans: list[tuple[int, int]] = []
+    # One scan for the key; its indent says whose member it is (deeper ones are free text).
+    position = data.find(_EXPIRY, start, close)
+    while position != -1:
+        if data.startswith(_ENTRY_INDENT, position - 7) or data.startswith(
+            _CONTEXT_INDENT, position - 9
+        ):
             first = data.rfind(_ENTRY_START, start, position + 1)
             last = data.find(_ENTRY_END, position, close + 1)
             if first != -1 and last != -1:
-                spans[first + 1] = last + len(_ENTRY_END)
-            position = data.find(key, position + len(key), close)
-    return sorted(spans.items())
+                spans.append((first + 1, last + len(_ENTRY_END)))
+                # An entry's own key and its context's share one span: go on after it.
+                position = data.find(_EXPIRY, last, close)
+                continue
+        position = data.find(_EXPIRY, position + len(_EXPIRY), close)
+    return spans
 
 
 def replace_many(data: bytes, changes: list[tuple[tuple[int, int], Entry]]) -> bytes:

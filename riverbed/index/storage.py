@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from riverbed.errors import (
 from riverbed.index import locking
 from riverbed.index.atomic_write import temp_prefix, write_bytes_atomic, write_failure
 from riverbed.index.collector import collector_paused
+from riverbed.index.digests import digest, hashing
 from riverbed.index.jsonbytes import (
     MAX_DEPTH,
     dumps_js,
@@ -190,11 +190,6 @@ _VERIFIED_KEPT = 8
 _HELD: dict[str, Held] = {}
 
 
-def digest(data: bytes) -> str:
-    """The content hash the verified notes use."""
-    return hashlib.sha256(data).hexdigest()
-
-
 @dataclass(frozen=True)
 class Held:
     """The held lock of one index; it remembers which exact contents are proven canonical.
@@ -221,20 +216,6 @@ class Held:
         note = _VERIFIED + (content_digest or digest(data))
         kept = [line for line in locking.notes(self.fd) if line != note]
         locking.set_notes(self.fd, [*kept, note][-_VERIFIED_KEPT:])
-
-
-def _digests(data: bytes, new_data: bytes, same: int) -> tuple[str, Callable[[], str]]:
-    """The digest of `data`, and a call giving that of `new_data`, which shares the first
-    `same` bytes (hashed once)."""
-    shared = hashlib.sha256(memoryview(data)[:same])
-    old = shared.copy()
-    old.update(memoryview(data)[same:])
-
-    def new_digest() -> str:
-        shared.update(memoryview(new_data)[same:])
-        return shared.hexdigest()
-
-    return old.hexdigest(), new_digest
 
 
 @contextlib.contextmanager
@@ -317,35 +298,36 @@ def _try_fast(
     held: Held, data: bytes, fast: FastChange, path: Path
 ) -> tuple[bool, Any, str | None]:
     """(applied, result, digest of `data` if computed): the fast change on proven bytes."""
-    # Like `_loads`, a fast change parses many small objects and keeps them: no GC passes.
-    try:
-        with collector_paused(promote=True):
-            outcome = fast(data)
-    except RiverbedError:
-        # A refusal counts only on bytes the splice may trust; otherwise the full path decides.
-        if held.verified(data):
-            raise
-        return False, None, None
+    with hashing(data) as hashed:
+        # Like `_loads`, a fast change parses many small objects and keeps them: no GC passes.
+        try:
+            with collector_paused(promote=True):
+                outcome = fast(data)
+        except RiverbedError:
+            # A refusal counts only on bytes the splice may trust; else the full path decides.
+            if held.known(hashed().hexdigest):
+                raise
+            return False, None, None
+        proof = hashed()
     if outcome is None:
-        return False, None, None
+        return False, None, proof.hexdigest
     new_data, same, result, written = outcome
+    if not held.known(proof.hexdigest):
+        return False, None, proof.hexdigest
     if new_data is None:
-        content_digest = digest(data)
-        return held.known(content_digest), result, content_digest
-    old_digest, new_digest = _digests(data, new_data, same)
-    if not held.known(old_digest):
-        return False, None, old_digest
+        return True, result, proof.hexdigest
+    for old, new in written:
+        check_entry_written(old, new)
     digests: list[str] = []
 
-    def hashed_and_checked() -> None:
-        # Runs while the new bytes are written and synced; a refusal leaves the file as it was.
-        digests.append(new_digest())
-        for old, new in written:
-            check_entry_written(old, new)
+    def hash_new() -> None:
+        # hashlib drops the interpreter lock, so this and the writing thread run side by side
+        # (a check written here would hold the lock and starve the writer).
+        digests.append(proof.digest_of(new_data, same))
 
-    write_bytes_atomic(path, new_data, what="the index", meanwhile=hashed_and_checked)
+    write_bytes_atomic(path, new_data, what="the index", meanwhile=hash_new)
     held.remember(new_data, digests[0])
-    return True, result, old_digest
+    return True, result, proof.hexdigest
 
 
 def update_index(

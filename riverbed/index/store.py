@@ -211,7 +211,11 @@ def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireRepo
         # Only entries carrying an expiry can expire or warn: parse those alone, apply the
         # same rule to them, and swap in the bytes of the ones it archives.
         spans = splice.entries_with_expiry(data)
-        candidates: list[Entry] = [loads(data[first:last]) for first, last in spans]
+        view = memoryview(data)
+        # One parse of the candidates side by side (an array of them) beats one each.
+        candidates: list[Entry] = loads(
+            b"[" + b",".join(view[first:last] for first, last in spans) + b"]"
+        )
         changed, report = lifecycle.expire(
             {"version": INDEX_VERSION, "entries": candidates}, moment
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from riverbed.errors import InvalidEntryError, SecretInEntryError
@@ -15,13 +16,20 @@ from riverbed.index.secrets import find_secret, secret_kind
 _ENTRY_LIMIT = MAX_DEPTH - 2
 
 
-def _scan(value: Any, path: str) -> tuple[str, str] | None:
+#: `secret_kind` of short strings, remembered: an expire stamps thousands of entries with one
+#: timestamp, checked as a changed value of each.
+_short_kind = functools.lru_cache(maxsize=256)(secret_kind)
+
+
+def _scan(value: Any) -> tuple[str, str] | None:
+    """(path below `value`, kind) of the first credential in `value`, or None."""
     if isinstance(value, str):
-        # An enum value of the schema (a status) is not a credential.
-        kind = None if value in STATUSES else secret_kind(value)
-        return None if kind is None else (path, kind)
+        if value in STATUSES:  # an enum value of the schema is not a credential
+            return None
+        kind = _short_kind(value) if len(value) <= 64 else secret_kind(value)
+        return None if kind is None else ("", kind)
     found = find_secret(value)
-    return None if found is None else (path + found[0][1:], found[1])
+    return None if found is None else (found[0][1:], found[1])
 
 
 def _field_names() -> frozenset[str]:
@@ -39,8 +47,9 @@ def _known_field(key: str) -> bool:
     return key in _FIELDS[0]
 
 
-def _changed_secret(old: Any, new: Any, path: str) -> tuple[str, str] | None:
-    """The first credential among the values `new` adds or changes relative to `old`."""
+def _changed_secret(old: Any, new: Any) -> tuple[str, str] | None:
+    """(path below, kind) of the first credential among the values `new` adds or changes."""
+    # The path is spelled only on the way out of a find: expire checks thousands of entries.
     if old is new:
         return None
     if isinstance(old, dict) and isinstance(new, dict):
@@ -50,15 +59,15 @@ def _changed_secret(old: Any, new: Any, path: str) -> tuple[str, str] | None:
                 before = old[key]
                 if before is value:
                     continue
-                found = _changed_secret(before, value, f"{path}.{key}")
+                found = _changed_secret(before, value)
             elif not _known_field(key) and (kind := secret_kind(str(key))):
-                found = f"{path} (a key)", kind
+                return " (a key)", kind
             else:
-                found = _scan(value, f"{path}.{key}")
+                found = _scan(value)
             if found:
-                return found
+                return f".{key}{found[0]}", found[1]
         return None
-    return None if old == new else _scan(new, path)
+    return None if old == new else _scan(new)
 
 
 def _label(entry: Entry, field: str) -> str:
@@ -83,9 +92,9 @@ def check_entry_written(old: Entry | None, new: Entry) -> None:
             f"{_label(new, where)}: {where} nests objects and arrays too deep (an index "
             f"nests at most {MAX_DEPTH} levels, the entry itself being level 3); flatten it"
         )
-    found = _changed_secret({} if old is None else old, new, "$")
+    found = _changed_secret({} if old is None else old, new)
     if found is not None:
-        field, kind = found
+        field, kind = f"${found[0]}", found[1]
         raise SecretInEntryError(
             f"{_label(new, field)}: {field} looks like a {kind}; memory is shared and "
             "long-lived, so remove the credential (and rotate it) before writing the entry"

@@ -49,6 +49,9 @@ def entries(draw: st.DrawFn, position: int) -> dict[str, Any]:
         entry["status"] = status
         if draw(st.booleans()):  # status first, as another writer may put it
             entry = {"status": entry.pop("status"), **entry}
+    if draw(st.booleans()):  # decoys: an expiry nested deeper in context, one inside text
+        entry.setdefault("context", {})["nested"] = {"expiresAt": "2026-01-01"}
+        entry["content"] += '\n      "expiresAt": "2026-01-01"'
     if draw(st.booleans()):
         context = entry.setdefault("context", {})
         context["zeta"] = draw(st.integers(-(2**63), 2**64 - 1) | st.floats(allow_nan=False) | TEXT)

@@ -1,0 +1,57 @@
+"""Content digests for the verified notes: hashed beside the caller's work, the prefix reused."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+#: The tail hashed apart from the rest, so that bytes sharing all but it (an append, which
+#: splices before the closing of `entries`) hash only what follows the shared part.
+_TAIL = 1 << 16
+
+
+def digest(data: bytes) -> str:
+    """The content hash the verified notes use."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Hashed:
+    """The digest of some bytes, and the hash state just before their last `_TAIL` bytes."""
+
+    hexdigest: str
+    cut: int
+    before_tail: Any
+
+    def digest_of(self, new_data: bytes, same: int) -> str:
+        """The digest of `new_data`, whose first `same` bytes are those hashed here."""
+        if same < self.cut:
+            return digest(new_data)
+        state = self.before_tail.copy()
+        state.update(memoryview(new_data)[self.cut :])
+        return str(state.hexdigest())
+
+
+def _hash(data: bytes) -> Hashed:
+    cut = max(0, len(data) - _TAIL)
+    view = memoryview(data)
+    state = hashlib.sha256(view[:cut])
+    before_tail = state.copy()
+    state.update(view[cut:])
+    return Hashed(state.hexdigest(), cut, before_tail)
+
+
+@contextmanager
+def hashing(data: bytes) -> Iterator[Callable[[], Hashed]]:
+    """Hash `data` in a thread while inside; the call yielded waits for and gives the result.
+
+    hashlib releases the interpreter lock on large inputs, so the hash of a whole index
+    costs no time next to a parse of its bytes.
+    """
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(_hash, data)
+        yield future.result
