@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from riverbed.cli.output import Context, error_text
 from riverbed.errors import RiverbedError
 
 #: Modules that register verbs; each has `register(subparsers)` and sets `handler` defaults.
@@ -35,10 +34,27 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        from riverbed import __version__
-
-        sys.stdout.write(f"riverbed {__version__}\n")
+        _print_version()
         parser.exit()
+
+
+def _print_version() -> None:
+    from riverbed import __version__
+
+    sys.stdout.write(f"riverbed {__version__}\n")
+
+
+def _asks_version(argv: Sequence[str]) -> bool:
+    """Whether `--version` is among the global options, before any verb."""
+    words = iter(argv)
+    for word in words:
+        if word == "--version":
+            return True
+        if word == "--index":
+            next(words, None)
+        elif word != "--json" and not word.startswith("--index="):
+            return False
+    return False
 
 
 class _Parser(argparse.ArgumentParser):
@@ -87,8 +103,15 @@ def _index_path(option: str | None) -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit code."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if _asks_version(arguments):
+        # Answered before the verbs' modules are imported: a version check stays instant.
+        _print_version()
+        return 0
+    from riverbed.cli.output import Context, error_text
+
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2

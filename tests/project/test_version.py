@@ -97,3 +97,29 @@ def test_uninstalled_source_tree_says_unknown(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(metadata, "version", missing)
     monkeypatch.delitem(vars(riverbed), "__version__", raising=False)
     assert riverbed.__version__ == riverbed.UNKNOWN_VERSION == "0+unknown"
+
+
+@pytest.mark.parametrize(
+    "argv", [["--version"], ["--json", "--version"], ["--index", "x", "--version"]]
+)
+def test_cli_version_needs_no_verb_module(argv: list[str]) -> None:
+    # `--version` among the global options is answered before any verb's module is imported.
+    probe = (
+        "import sys; from riverbed.cli.main import main; code = main(sys.argv[1:]); "
+        "assert not [m for m in sys.modules if m.startswith('riverbed.cli.commands')], "
+        "sorted(sys.modules); raise SystemExit(code)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *argv], capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"riverbed {VERSION}\n", "")
+
+
+def test_cli_version_after_a_verb_is_that_verbs_usage_error() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "riverbed", "query", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and "unrecognized arguments: --version" in done.stderr
