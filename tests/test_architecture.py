@@ -9,15 +9,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "riverbed"
 
-#: Today's offenders of the size limits, in the status and review-memory paths being tuned
-#: (issue 19): empty it as they are fixed. A name listed here that is no longer too long fails
-#: the test, so the list shrinks.
-TOO_LONG_FOR_NOW = frozenset(
-    {
-        "memory.status_pass.status_pass",
-    }
-)
-
 
 def plant(root: Path, files: dict[str, str]) -> Path:
     """A fake `riverbed` package under `root` holding `files` (path → source)."""
@@ -50,9 +41,7 @@ def test_no_import_cycle_between_packages() -> None:
 
 
 def test_no_module_or_function_too_long_without_a_reason() -> None:
-    offenders = {**rules.long_modules(ROOT), **rules.long_functions(ROOT)}
-    assert {name: n for name, n in offenders.items() if name not in TOO_LONG_FOR_NOW} == {}
-    assert sorted(TOO_LONG_FOR_NOW - set(offenders)) == [], "fixed: remove from TOO_LONG_FOR_NOW"
+    assert {**rules.long_modules(ROOT), **rules.long_functions(ROOT)} == {}
 
 
 def test_a_planted_index_import_is_found(tmp_path: Path) -> None:

@@ -65,7 +65,7 @@ class StatusPass:
     live: LiveView
 
 
-def status_pass(
+def status_pass(  # long: the one walk over every entry; per-entry helpers cost +30-50 %
     entries: list[Entry], now: datetime, expiring_days: int, recent_days: int
 ) -> StatusPass:
     """Walk `entries` once; expiries within `expiring_days`, changes within `recent_days`."""
@@ -159,18 +159,11 @@ def status_pass(
         # Within the window up to now: a date after `now` is no change "in the last 14 days".
         if since <= (last_touched(entry) or NEVER) <= now:
             recent.append(entry)
+    by_type, totals = _counts(pairs)
     revoked = revoked_among(resurfaces)
     if revoked:
         for group in (live, guidance, live_suppressions, decisions):
             group[:] = [e for e in group if e.get("id") not in revoked]
-    by_type: dict[str, Counter[str]] = {}
-    totals: Counter[str] = Counter()
-    for (name, state), n in pairs.items():
-        totals[state] += n
-        counts = by_type.get(name)
-        if counts is None:
-            counts = by_type[name] = Counter()
-        counts[state] += n
     return StatusPass(
         by_type,
         totals,
@@ -185,3 +178,16 @@ def status_pass(
         claimants,
         LiveView(live, guidance, live_suppressions, decisions),
     )
+
+
+def _counts(pairs: Counter[tuple[str, str]]) -> tuple[dict[str, Counter[str]], Counter[str]]:
+    """Counts by type then status, and totals by status, from (type, status) pair counts."""
+    by_type: dict[str, Counter[str]] = {}
+    totals: Counter[str] = Counter()
+    for (name, state), n in pairs.items():
+        totals[state] += n
+        counts = by_type.get(name)
+        if counts is None:
+            counts = by_type[name] = Counter()
+        counts[state] += n
+    return by_type, totals
