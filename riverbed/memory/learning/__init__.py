@@ -1,25 +1,5 @@
-"""Learning from memory: repeated suppressions, stale accepted risks, eval drift, candidates."""
+"""Learning from memory: repeated suppressions, stale accepted risks, eval drift, candidates.
 
-from __future__ import annotations
-
-from riverbed.memory.learning.analysis import analyze_memory
-from riverbed.memory.learning.model import (
-    Cluster,
-    Drift,
-    Insights,
-    Regression,
-    StaleRisk,
-    Suggestion,
-    Thresholds,
-)
-
-__all__ = [
-    "Cluster",
-    "Drift",
-    "Insights",
-    "Regression",
-    "StaleRisk",
-    "Suggestion",
-    "Thresholds",
-    "analyze_memory",
-]
+`analysis.analyze_memory` is the entry point and `model` holds its types; the package itself
+imports nothing, so a verb that needs only the thresholds does not load the analysis.
+"""

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from riverbed.errors import UsageError
 from riverbed.memory.globs import glob_match
-from riverbed.memory.learning import Thresholds, analyze_memory
+from riverbed.memory.learning.analysis import analyze_memory
+from riverbed.memory.learning.model import Thresholds
 from riverbed.memory.learning.suggest import common_glob, config_lines
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from histories import days_before, index_of, reference_suppression
 
-from riverbed.memory.learning import analyze_memory
+from riverbed.memory.learning.analysis import analyze_memory
 
 ROOT = Path(__file__).resolve().parents[3]
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
