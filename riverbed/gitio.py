@@ -33,8 +33,31 @@ def _git(args: Sequence[str], cwd: str | os.PathLike[str], shown: str | None = N
     return done.stdout.decode("utf-8", "surrogateescape")
 
 
+def _is_revision(name: str | None) -> bool:
+    """Whether `name` may be handed to git as a revision: not empty, no option, no blanks."""
+    if not name or name.startswith("-"):
+        return False
+    return not any(c.isspace() or c == "\0" for c in name)
+
+
+def _try_git(
+    args: Sequence[str], cwd: str | os.PathLike[str]
+) -> subprocess.CompletedProcess[bytes] | None:
+    """git's finished run (any exit status), or None when git cannot be run at all."""
+    try:
+        return subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            timeout=_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
 def _check_revision(base: str) -> None:
-    if not base or base.startswith("-") or any(c.isspace() or c == "\0" for c in base):
+    if not _is_revision(base):
         raise UsageError(f"--base {base!r} is not a git revision")
 
 
@@ -65,18 +88,10 @@ def file_at(
     commit: str, path: str, *, cwd: str | os.PathLike[str], max_bytes: int
 ) -> tuple[str, bytes | None]:
     """A file's blob at `commit`: ("ok", bytes), or (why not, None); symlinks are refused."""
-    if not commit or commit.startswith("-") or any(c.isspace() or c == "\0" for c in commit):
+    if not _is_revision(commit):
         return "no base commit", None
-    spec = f"{commit}:{path}"
-    try:
-        listed = subprocess.run(
-            ["git", "ls-tree", "-z", "--long", commit, "--", path],
-            cwd=cwd,
-            capture_output=True,
-            timeout=_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    listed = _try_git(["ls-tree", "-z", "--long", commit, "--", path], cwd)
+    if listed is None:
         return "git is not available", None
     if listed.returncode != 0:
         return "the base commit is not in the checkout", None
@@ -92,15 +107,8 @@ def file_at(
     size = fields[3] if len(fields) > 3 else b"-"
     if size.isdigit() and int(size) > max_bytes:
         return f"it is larger than {max_bytes} bytes", None
-    try:
-        shown = subprocess.run(
-            ["git", "cat-file", "blob", spec],
-            cwd=cwd,
-            capture_output=True,
-            timeout=_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    shown = _try_git(["cat-file", "blob", f"{commit}:{path}"], cwd)
+    if shown is None:
         return "git is not available", None
     if shown.returncode != 0:
         return "git could not read it", None
@@ -112,20 +120,16 @@ def changed_names(
 ) -> tuple[list[str] | None, str]:
     """Files changed from `base` to `head` (renames: the new name), or (None, why not)."""
     for commit in (base, head):
-        if not commit or commit.startswith("-") or any(c.isspace() or c == "\0" for c in commit):
+        if not _is_revision(commit):
             return None, "the event names no base or head commit"
-    try:
-        done = subprocess.run(
-            [
-                *("git", "-c", "core.quotePath=false", "diff", "--name-only", "-z"),
-                *("--find-renames", "--no-ext-diff", f"{base}", f"{head}", "--"),
-            ],
-            cwd=cwd,
-            capture_output=True,
-            timeout=_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    done = _try_git(
+        [
+            *("-c", "core.quotePath=false", "diff", "--name-only", "-z"),
+            *("--find-renames", "--no-ext-diff", f"{base}", f"{head}", "--"),
+        ],
+        cwd,
+    )
+    if done is None:
         return None, "git is not available"
     if done.returncode != 0:
         return None, "the base or head commit is not in the checkout (fetch-depth: 2 brings both)"
