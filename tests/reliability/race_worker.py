@@ -52,6 +52,7 @@ def run_mixed(path: Path, worker: int, count: int, seed: int) -> dict[str, objec
     rng = random.Random(seed)
     appended: list[str] = []
     refused = 0
+    done = {"supersede": 0, "expire": 0, "archive": 0}  # transitions that changed the file
     moment = NOW
     for step in range(count):
         moment += timedelta(seconds=1)
@@ -69,13 +70,15 @@ def run_mixed(path: Path, worker: int, count: int, seed: int) -> dict[str, objec
             if kind == 1:
                 old = rng.choice(ids)
                 supersede(path, old, appended[-1], now=moment)
+                done["supersede"] += 1
             elif kind == 2:
-                expire_entries(path, now=moment)
+                done["expire"] += len(expire_entries(path, now=moment).archived)
             else:
                 archive_entry(path, rng.choice(ids), reason=f"worker {worker}", now=moment)
+                done["archive"] += 1
         except (InvalidTransitionError, EntryNotFoundError):
             refused += 1
-    return {"appended": appended, "refused": refused}
+    return {"appended": appended, "refused": refused, "done": done}
 
 
 def main() -> int:

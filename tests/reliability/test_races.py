@@ -153,8 +153,14 @@ def test_mixed_lifecycle_race_keeps_every_id_and_moves_forward(index_path: Path)
     assert observer.problems == []
     problems = [p for i, s in observer.history.items() for p in _transition_problems(i, s)]
     assert problems == []
-    statuses = {entry_status(e) for e in index["entries"]}
-    assert statuses == {"active", "superseded", "archived"}, "the race exercised every status"
+    # Every transition took place during the race (a superseded entry may be archived later,
+    # so the final file alone need not show every status).
+    done = {
+        kind: sum(r["done"][kind] for r in reports) for kind in ("supersede", "expire", "archive")
+    }
+    assert all(done.values()), f"the race exercised every transition: {done}"
+    seen = {state for states in observer.history.values() for state, _ in states}
+    assert {"active", "archived"} <= seen
     transitions = sum(len(s) - 1 for s in observer.history.values())
     support.count("race status transitions observed", transitions)
     support.count("race refusals by the rules", sum(r["refused"] for r in reports))
