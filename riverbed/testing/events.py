@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 from riverbed.testing.github.objects import (
     JSON,
@@ -31,8 +32,23 @@ _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 _DEFAULT_API = "https://api.github.com"
 
 
-def _site(owner: str, repo: str, repository_id: int, api_url: str) -> Site:
-    return Site(api_url.rstrip("/"), "https://github.com", owner, repo, repository_id)
+class Where(TypedDict, total=False):
+    """The repository an event is about, as every builder's keywords (defaults: octo/demo)."""
+
+    owner: str
+    repo: str
+    repository_id: int
+    api_url: str
+
+
+def _site(where: Where) -> Site:
+    """The stand-in site the `Where` keywords name, with octo/demo's defaults filled in."""
+    unknown = set(where) - set(Where.__annotations__)
+    if unknown:
+        raise TypeError(f"unexpected keyword argument(s): {', '.join(sorted(unknown))}")
+    api_url = where.get("api_url", _DEFAULT_API).rstrip("/")
+    owner, repo = where.get("owner", "octo"), where.get("repo", "demo")
+    return Site(api_url, "https://github.com", owner, repo, where.get("repository_id", 1001))
 
 
 def _user(site: Site, login: str, user_type: str | None = None) -> JSON:
@@ -64,13 +80,10 @@ def push_event(
     after: str | None = None,
     *,
     pusher: str = "alice",
-    owner: str = "octo",
-    repo: str = "demo",
-    repository_id: int = 1001,
-    api_url: str = _DEFAULT_API,
+    **where: Unpack[Where],
 ) -> JSON:
     """A `push` payload."""
-    site = _site(owner, repo, repository_id, api_url)
+    site = _site(where)
     head = after or fake_sha(f"push:{ref}")
     return {
         "ref": ref,
@@ -89,16 +102,9 @@ def push_event(
     }
 
 
-def schedule_event(
-    cron: str = "0 3 * * 1",
-    *,
-    owner: str = "octo",
-    repo: str = "demo",
-    repository_id: int = 1001,
-    api_url: str = _DEFAULT_API,
-) -> JSON:
+def schedule_event(cron: str = "0 3 * * 1", **where: Unpack[Where]) -> JSON:
     """A `schedule` payload (GitHub sends the cron line and the repository)."""
-    site = _site(owner, repo, repository_id, api_url)
+    site = _site(where)
     return {"schedule": cron, "repository": _repository(site)}
 
 
@@ -138,14 +144,11 @@ def pull_request_event(
     head_ref: str = "feature",
     user: str = "alice",
     head_repository_id: int | None = None,
-    owner: str = "octo",
-    repo: str = "demo",
-    repository_id: int = 1001,
-    api_url: str = _DEFAULT_API,
     base_sha: str | None = None,
+    **where: Unpack[Where],
 ) -> JSON:
     """A `pull_request` payload; a `head_repository_id` other than the repo's is a fork."""
-    site = _site(owner, repo, repository_id, api_url)
+    site = _site(where)
     pull = _pull(site, number, head_sha, base_ref, head_ref, user, head_repository_id, base_sha)
     return {
         "action": action,
@@ -166,13 +169,10 @@ def issue_comment_event(  # noqa: PLR0917 - positional order is the agreed inter
     action: str = "created",
     *,
     author_association: str = "NONE",
-    owner: str = "octo",
-    repo: str = "demo",
-    repository_id: int = 1001,
-    api_url: str = _DEFAULT_API,
+    **where: Unpack[Where],
 ) -> JSON:
     """An `issue_comment` payload; on a pull request the issue carries `pull_request`."""
-    site = _site(owner, repo, repository_id, api_url)
+    site = _site(where)
     commenter = _user(site, user, user_type)
     issue_record = {
         "number": issue_number,
@@ -218,13 +218,10 @@ def review_comment_event(
     user_type: str = "User",
     action: str = "created",
     author_association: str = "NONE",
-    owner: str = "octo",
-    repo: str = "demo",
-    repository_id: int = 1001,
-    api_url: str = _DEFAULT_API,
+    **where: Unpack[Where],
 ) -> JSON:
     """A `pull_request_review_comment` payload (a reply names `in_reply_to_id`)."""
-    site = _site(owner, repo, repository_id, api_url)
+    site = _site(where)
     commenter = _user(site, user, user_type)
     head = head_sha or fake_sha(f"pull:{pull_number}")
     pull = _pull(site, pull_number, head, "main", "feature", "alice", None)
