@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,33 +32,47 @@ def _team_entries(t: Timeline) -> list[Entry]:
     """The team's own entries: an ADR, a pattern and a won't-fix, dated before the story."""
     from riverbed.index.build import build_entry
 
-    return [
-        build_entry(
-            type="adr",
-            title="ADR-007: money is integer cents",
-            content="Prices and totals are int cents; never float. Format only at the edges.",
+    def by_maintainer(  # noqa: PLR0917 - one entry's facts, in the order they read
+        kind: str,
+        day: int,
+        title: str,
+        content: str,
+        tags: Sequence[str] = (),
+        files: Sequence[str] = (),
+    ) -> Entry:
+        """One of the maintainer's entries in the demo's phase, written on `day`."""
+        return build_entry(
+            type=kind,
+            title=title,
+            content=content,
             author=MAINTAINER,
-            now=t.day(-60),
+            now=t.day(day),
             phase=PHASE,
+            tags=tags,
+            files=files,
+        )
+
+    return [
+        by_maintainer(
+            "adr",
+            -60,
+            "ADR-007: money is integer cents",
+            "Prices and totals are int cents; never float. Format only at the edges.",
             tags=["money"],
             files=["src/shop/cart.py", "src/shop/checkout/**"],
         ),
-        build_entry(
-            type="pattern",
-            title="Lookups return None for 'not found' and raise ValueError for bad input",
-            content="find_* returns None when nothing matches; invalid arguments raise ValueError.",
-            author=MAINTAINER,
-            now=t.day(-45),
-            phase=PHASE,
+        by_maintainer(
+            "pattern",
+            -45,
+            "Lookups return None for 'not found' and raise ValueError for bad input",
+            "find_* returns None when nothing matches; invalid arguments raise ValueError.",
             tags=["api"],
         ),
-        build_entry(
-            type="wontfix",
-            title="The nightly report keeps its CSV format",
-            content="Finance imports it by hand; the reporting service replaces it next quarter.",
-            author=MAINTAINER,
-            now=t.day(-30),
-            phase=PHASE,
+        by_maintainer(
+            "wontfix",
+            -30,
+            "The nightly report keeps its CSV format",
+            "Finance imports it by hand; the reporting service replaces it next quarter.",
             files=["src/shop/legacy/**"],
         ),
     ]
