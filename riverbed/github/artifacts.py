@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from riverbed.errors import ArtifactError, GitHubError, InvalidExpiresAt
+from riverbed.errors import ArtifactError, GitHubError
 from riverbed.github.client import GitHubClient
-from riverbed.index.dates import parse_expires_at
+from riverbed.index.dates import instant_or_none
 
 
 @dataclass(frozen=True)
@@ -44,15 +44,6 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _instant(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return parse_expires_at(value)
-    except InvalidExpiresAt:
-        return None
-
-
 def artifact_from_json(raw: dict[str, Any]) -> ArtifactInfo:
     """An ArtifactInfo from one item of the REST listing (missing fields stay None)."""
     value = raw.get("workflow_run")
@@ -64,7 +55,7 @@ def artifact_from_json(raw: dict[str, Any]) -> ArtifactInfo:
         id=artifact_id,
         name=str(raw.get("name", "")),
         expired=raw.get("expired") is True,
-        created_at=_instant(raw.get("created_at")),
+        created_at=instant_or_none(raw.get("created_at")),
         size_in_bytes=_int(raw.get("size_in_bytes")) or 0,
         digest=_str(raw.get("digest")),
         run_id=_int(run.get("id")),

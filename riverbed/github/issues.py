@@ -8,10 +8,10 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from riverbed.github.client import GitHubClient
+from riverbed.github.pulls import PER_PAGE
 
 #: The identity of the workflow's GITHUB_TOKEN (GET /user is refused to installation tokens).
 ACTIONS_BOT: Final = "github-actions[bot]"
-PER_PAGE: Final = 100
 #: Pages read when listing the job's own open issues (100 each).
 MAX_PAGES: Final = 10
 
