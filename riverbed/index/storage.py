@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import hmac
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -18,7 +19,7 @@ from riverbed.errors import (
     StoreWriteError,
     UsageError,
 )
-from riverbed.index import locking
+from riverbed.index import locking, note_key
 from riverbed.index.atomic_write import temp_prefix, write_bytes_atomic, write_failure
 from riverbed.index.collector import collector_paused
 from riverbed.index.digests import digest, hashing
@@ -184,8 +185,9 @@ def lock_timeout() -> float:
     return value
 
 
-#: Notes in the lock file naming content riverbed wrote or fully verified (see `Held`).
-_VERIFIED = f"verified-v1-depth{MAX_DEPTH} "
+#: Notes in the lock file naming content riverbed wrote or fully verified (see `Held`); v1
+#: notes (the bare digest, forgeable by whoever can write the lock file) are not trusted.
+_VERIFIED = f"verified-v2-depth{MAX_DEPTH} "
 _VERIFIED_KEPT = 8
 _HELD: dict[str, Held] = {}
 
@@ -194,27 +196,39 @@ _HELD: dict[str, Held] = {}
 class Held:
     """The held lock of one index; it remembers which exact contents are proven canonical.
 
-    A note is the SHA-256 of bytes riverbed wrote (`dumps_js` of a validated index) or read
-    and found valid and byte-identical to `dumps_js` of their parse. Matching one is a proof
-    by content that a file is canonical and valid, at the cost of one hash; any edit (a
-    space, a BOM, another writer's layout) changes the hash, and that file takes the full
-    path. The notes live in the lock file, which is kept out of git and never uploaded.
+    A note names bytes riverbed wrote (`dumps_js` of a validated index) or read and found
+    valid and byte-identical to `dumps_js` of their parse: the HMAC, under this user's
+    `note_key`, of their SHA-256. Matching one is a proof by content that a file is
+    canonical and valid, at the cost of one hash; any edit (a space, a BOM, another
+    writer's layout) changes the hash, and that file takes the full path. The lock file is
+    kept out of git, but a checkout can still carry one: without the key, which lives
+    outside every repository, nobody can write a note that matches. With no key (`key`
+    None) no note is trusted or written, and every read validates.
     """
 
     fd: int
+    key: bytes | None = field(default=None, repr=False)
 
     def verified(self, data: bytes) -> bool:
         """Whether `data` is content riverbed proved canonical and valid."""
-        return self.known(digest(data))
+        return self.key is not None and self.known(digest(data))
+
+    def _note(self, key: bytes, content_digest: str) -> str:
+        return _VERIFIED + note_key.sign(key, _VERIFIED + content_digest)
 
     def known(self, content_digest: str) -> bool:
-        """Whether content with this digest was proved canonical and valid."""
-        return _VERIFIED + content_digest in locking.notes(self.fd)
+        """Whether content with this digest was proved canonical and valid (by this user)."""
+        if self.key is None:
+            return False
+        note = self._note(self.key, content_digest).encode("ascii")
+        return any(hmac.compare_digest(line.encode(), note) for line in locking.notes(self.fd))
 
     def remember(self, data: bytes, content_digest: str | None = None) -> None:
-        """Note `data` as proven canonical and valid (the newest few are kept)."""
-        note = _VERIFIED + (content_digest or digest(data))
-        kept = [line for line in locking.notes(self.fd) if line != note]
+        """Note `data` as proven canonical and valid (the newest few are kept; none keyless)."""
+        if self.key is None:
+            return
+        note = self._note(self.key, content_digest or digest(data))
+        kept = [n for n in locking.notes(self.fd) if n.startswith(_VERIFIED) and n != note]
         locking.set_notes(self.fd, [*kept, note][-_VERIFIED_KEPT:])
 
 
@@ -227,6 +241,7 @@ def locked(path: Path, *, timeout: float | None = None) -> Iterator[Held]:
     """
     wait = lock_timeout() if timeout is None else timeout
     lock = lock_path(path)
+    key = note_key.note_key()  # read once a process (created on first use), outside the lock
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = locking.open_lock_file(lock)
@@ -239,13 +254,13 @@ def locked(path: Path, *, timeout: float | None = None) -> Iterator[Held]:
             raise StoreWriteError(write_failure(path, exc, "the index")) from None
         if not acquired:
             raise LockTimeoutError(_lock_timeout_message(path, lock, wait, handle))
-        key = os.path.abspath(path)
-        held = _HELD[key] = Held(handle)
+        where = os.path.abspath(path)
+        held = _HELD[where] = Held(handle, key)
         try:
             _remove_stale_temps(path)
             yield held
         finally:
-            _HELD.pop(key, None)
+            _HELD.pop(where, None)
             locking.release(handle)
     finally:
         os.close(handle)
@@ -346,23 +361,30 @@ def update_index(
     with locked(path) as held:
         data = _read_bytes(path)
         content_digest = None
-        if fast is not None and data is not None:
+        if fast is not None and data is not None and held.key is not None:
             applied, result, content_digest = _try_fast(held, data, fast, path)
             if applied:
                 return result
-        if data is None:
-            index = empty_index()
-        elif held.known(content_digest or digest(data)):
-            index = _loads(data, str(path))
-        else:
-            index, canonical = _parse(data, str(path))
-            if canonical:
-                held.remember(data, content_digest)
+        index = empty_index() if data is None else _read_held(held, data, path, content_digest)
         new_index, changed, result = change(index)
         if changed:
             check_written(index, new_index)
             write_index_atomic(path, new_index)
         return result
+
+
+def _read_held(held: Held, data: bytes, path: Path, content_digest: str | None) -> Index:
+    """The index in `data`: loaded alone when a note proves it, else parsed and validated."""
+    if held.key is None:  # no notes without the key: nothing to hash, every read validates
+        return _parse(data, str(path))[0]
+    content_digest = content_digest or digest(data)
+    if held.known(content_digest):
+        index: Index = _loads(data, str(path))
+        return index
+    index, canonical = _parse(data, str(path))
+    if canonical:
+        held.remember(data, content_digest)
+    return index
 
 
 def replace_index(path: Path, index: Index) -> None:

@@ -49,7 +49,10 @@ def test_mcp_server_info(tmp_path: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "riverbed", "mcp", "--index", str(tmp_path / "index.json")],
-        env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")},
+        env={
+            "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+            "RIVERBED_STATE_DIR": os.environ["RIVERBED_STATE_DIR"],
+        },
     )
 
     async def main() -> tuple[str, str]:

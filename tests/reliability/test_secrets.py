@@ -152,7 +152,10 @@ def test_mcp_deposit_refuses_a_token(index_path: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "riverbed", "mcp", "--index", str(index_path)],
-        env={"PYTHONPATH": os.environ.get("PYTHONPATH", os.pathsep.join(sys.path))},
+        env={
+            "PYTHONPATH": os.environ.get("PYTHONPATH", os.pathsep.join(sys.path)),
+            "RIVERBED_STATE_DIR": os.environ["RIVERBED_STATE_DIR"],
+        },
     )
 
     async def deposit_all() -> list[tuple[str, bool, str]]:

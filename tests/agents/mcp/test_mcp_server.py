@@ -30,8 +30,13 @@ async def session(
     index: Path, *args: str, env: dict[str, str] | None = None
 ) -> AsyncIterator[ClientSession]:
     """An initialized client session against a freshly started `riverbed mcp --index INDEX`."""
-    # The SDK hands the server only a safe subset of the environment; PYTHONPATH must travel.
-    server_env = {"PYTHONPATH": os.environ.get("PYTHONPATH", ""), **(env or {})}
+    # The SDK hands the server only a safe subset of the environment; PYTHONPATH must travel,
+    # and the test's state directory (so the server's note key is not in the real home).
+    server_env = {
+        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+        "RIVERBED_STATE_DIR": os.environ["RIVERBED_STATE_DIR"],
+        **(env or {}),
+    }
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "riverbed", "mcp", "--index", str(index), *args],
