@@ -96,7 +96,11 @@ def _predecessors(entry_id: str, by_successor: dict[str, list[Entry]]) -> Iterat
 
 
 def _item(entry: Entry, **extra: Any) -> dict[str, Any]:
-    touched = last_touched(entry)
+    return dated_item(entry, last_touched(entry), **extra)
+
+
+def dated_item(entry: Entry, touched: datetime | None, **extra: Any) -> dict[str, Any]:
+    """An entry as a status item: id, type, title, `lastChanged` (from `touched`) and `extra`."""
     item: dict[str, Any] = {
         "id": entry["id"],
         "type": entry.get("type"),

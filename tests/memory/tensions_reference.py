@@ -1,4 +1,4 @@
-"""riverbed/memory/tensions.py before its speed-up, kept verbatim as the tests' reference.
+"""riverbed/memory/tensions.py before its speed-up, kept as the tests' reference (its search).
 
 Open tensions in a memory (pure): entries in force that pull in different directions.
 
@@ -22,40 +22,20 @@ from typing import Any, Final
 from riverbed.index.dates import instant_or_none
 from riverbed.index.model import Entry, context, entry_tags, metadata, related_files
 from riverbed.memory.globs import glob_match, normalize_path
+from riverbed.memory.tension_lookup import Budget
 
-GUIDANCE_TYPES: Final = ("pattern", "decision", "adr")
-DECISION_TYPES: Final = ("decision", "adr")
+# What a suppression is and the comparison budget are the production definitions: only the
+# search itself is the reference (re-exported names: status_reference imports them from here).
+from riverbed.memory.tensions import (
+    DECISION_TYPES,
+    GUIDANCE_TYPES,
+    suppression_files,
+    suppression_key,
+    suppression_rule,
+)
+
 #: A rule id is found in text as a whole token of these characters (S101, js/xss, a.b.c).
 _TOKEN = re.compile(r"[\w./:@-]+")
-
-
-def suppression_key(entry: Entry) -> str:
-    """What a suppression silences: its fingerprint, else its rule, else only itself."""
-    ctx = context(entry)
-    if isinstance(ctx.get("fingerprint"), str):
-        return f"fingerprint {ctx['fingerprint']}"
-    match = ctx.get("match")
-    if isinstance(match, dict) and isinstance(match.get("ruleId"), str):
-        return f"rule {match['ruleId']}"
-    return f"entry {entry['id']}"
-
-
-def suppression_files(suppression: Entry) -> list[str]:
-    """A suppression's relatedFiles and `context.match.paths`."""
-    files = related_files(suppression)
-    match = context(suppression).get("match")
-    if isinstance(match, dict) and isinstance(match.get("paths"), list):
-        files += [p for p in match["paths"] if isinstance(p, str)]
-    return list(dict.fromkeys(files))
-
-
-def suppression_rule(suppression: Entry) -> str | None:
-    """The rule a suppression is about: `context.match.ruleId`, else `context.ruleId`."""
-    ctx = context(suppression)
-    match = ctx.get("match")
-    if isinstance(match, dict) and isinstance(match.get("ruleId"), str):
-        return str(match["ruleId"])
-    return ctx["ruleId"] if isinstance(ctx.get("ruleId"), str) else None
 
 
 def _tokens(entry: Entry) -> set[str]:
@@ -70,24 +50,6 @@ def _literal_dir(path: str) -> str:
     """The directory part before the first wildcard: every path a glob matches starts with it."""
     cut = min((i for i, c in enumerate(path) if c in "*?"), default=len(path))
     return path[: path.rfind("/", 0, cut) + 1]
-
-
-class _Budget:
-    """How many file comparisons the search may still make (None: unlimited)."""
-
-    def __init__(self, limit: int | None) -> None:
-        self.left = limit
-        self.exhausted = False
-
-    def spend(self) -> bool:
-        """Take one comparison; False once the budget is gone."""
-        if self.left is None:
-            return True
-        if self.left <= 0:
-            self.exhausted = True
-            return False
-        self.left -= 1
-        return True
 
 
 class _PathIndex:
@@ -114,7 +76,7 @@ class _PathIndex:
                 break
             yield from self.groups[key]
 
-    def overlaps(self, paths: list[str], budget: _Budget) -> dict[int, str]:
+    def overlaps(self, paths: list[str], budget: Budget) -> dict[int, str]:
         """owner → how one of `paths` overlaps one of its files (equal, or a glob matching)."""
         found: dict[int, str] = {}
         for a in paths:
@@ -132,7 +94,7 @@ class _PathIndex:
         return found
 
 
-def _against_guidance(live: list[Entry], budget: _Budget) -> Iterator[dict[str, Any]]:
+def _against_guidance(live: list[Entry], budget: Budget) -> Iterator[dict[str, Any]]:
     guidance = [e for e in live if e.get("type") in GUIDANCE_TYPES]
     mentions: dict[str, list[int]] = {}
     for position, entry in enumerate(guidance):
@@ -240,7 +202,7 @@ def find_tensions_bounded(
 ) -> tuple[list[dict[str, Any]], str | None]:
     """Tensions found within a budget of file comparisons, and a note when it ran out."""
     live = [e for e in entries if e["id"] in in_force]
-    budget = _Budget(max_comparisons)
+    budget = Budget(max_comparisons)
     found = [
         *_against_guidance(live, budget),
         *_competing(entries, live),
