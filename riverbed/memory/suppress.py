@@ -97,7 +97,7 @@ class SuppressionResult:
         return {d.finding_index: d for d in self.applied if d.action == "suppressed"}
 
 
-def _usable(entry: Entry, now: datetime) -> str | None:
+def why_unusable(entry: Entry, now: datetime) -> str | None:
     """Why the entry cannot suppress anything now (None when it can)."""
     if not isinstance(entry, dict) or entry.get("type") != "suppression":
         return "not a suppression entry"
@@ -140,7 +140,7 @@ class _Index:
                 and "expiresAt" not in ctx
                 and "fingerprintAlgo" not in ctx
             ):
-                why = _usable(entry, now)
+                why = why_unusable(entry, now)
                 if why is not None:
                     ident = entry.get("id") if isinstance(entry, dict) else None
                     self.ignored.append(f"suppression {ident!r} not applied: {why}")

@@ -3,34 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from review_helpers import NOW
+from review_helpers import NOW, draw_findings, usable_suppressions
 
 from riverbed import Finding, apply_suppressions
-from riverbed.index.dates import expiry_status
-from riverbed.index.model import is_active
 from riverbed.memory.globs import glob_match
 from riverbed.memory.suppress import guard_refusal, justification
-
-
-def _why_unusable(entry: Any, now: datetime) -> str | None:
-    if not isinstance(entry, dict) or entry.get("type") != "suppression":
-        return "not a suppression entry"
-    if not is_active(entry):
-        return f"status {entry.get('status')}"
-    ctx = entry.get("context") if isinstance(entry.get("context"), dict) else {}
-    if ctx.get("active") is not True:
-        return "context.active is not true"
-    algo = ctx.get("fingerprintAlgo")
-    if algo is not None and algo != "v1" and "match" not in ctx:
-        return f"fingerprintAlgo {algo!r} is not v1"
-    if ("expiresAt" in entry or "expiresAt" in ctx) and expiry_status(entry, now)[0]:
-        return "expired"
-    return None
 
 
 def _matches(finding: Finding, entry: dict[str, Any]) -> list[tuple[str, str | None]]:
@@ -66,14 +47,7 @@ def oracle(
     findings: Sequence[Finding], suppressions: list[Any]
 ) -> tuple[list[int], list[int], list[dict[str, Any]], list[str]]:
     """(kept positions, suppressed positions, decisions, ignored) by scanning everything."""
-    usable, ignored = [], []
-    for entry in suppressions:
-        why = _why_unusable(entry, NOW)
-        if why is None:
-            usable.append(entry)
-        else:
-            ident = entry.get("id") if isinstance(entry, dict) else None
-            ignored.append(f"suppression {ident!r} not applied: {why}")
+    usable, ignored = usable_suppressions(suppressions, NOW)
     kept, suppressed, decisions = [], [], []
     for position, finding in enumerate(findings):
         by_fp = [(e, r, p) for e in usable for r, p in _matches(finding, e) if not r]
@@ -136,15 +110,7 @@ def _context(draw: st.DrawFn, prints: list[str]) -> dict[str, Any]:
 
 @st.composite
 def scenario(draw: st.DrawFn) -> tuple[list[Finding], list[Any]]:
-    findings = [
-        Finding(
-            rule_id=draw(st.sampled_from([*RULES, None])),
-            file=draw(st.sampled_from(FILES)),
-            message=draw(st.sampled_from(["x", "y"])),
-            severity=draw(st.sampled_from(["info", "minor", "major", "critical"])),
-        )
-        for _ in range(draw(st.integers(0, 12)))
-    ]
+    findings = draw_findings(draw, [*RULES, None], FILES, 12)
     findings += draw(st.lists(st.sampled_from(findings), max_size=3)) if findings else []
     prints = [f.fingerprint for f in findings] or ["0" * 16]
     suppressions: list[Any] = []

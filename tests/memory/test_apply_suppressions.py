@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from review_helpers import NOW, make_entry
+from review_helpers import NOW, draw_findings, make_entry
 
 from riverbed import Finding, apply_suppressions
 from riverbed.memory.suppress import guard_refusal
@@ -169,15 +169,7 @@ FILES = ["src/a.py", "src/b/c.py", "lib/d.py", None]
 
 @st.composite
 def scenario(draw: st.DrawFn) -> tuple[list[Finding], list[dict[str, Any]]]:
-    findings = [
-        Finding(
-            rule_id=draw(st.sampled_from(RULES)),
-            file=draw(st.sampled_from(FILES)),
-            message=draw(st.sampled_from(["x", "y"])),
-            severity=draw(st.sampled_from(SEVERITIES)),
-        )
-        for _ in range(draw(st.integers(0, 15)))
-    ]
+    findings = draw_findings(draw, RULES, FILES, 15)
     prints = [f.fingerprint for f in findings] or ["0" * 16]
     suppressions = []
     for n in range(draw(st.integers(0, 8))):

@@ -7,30 +7,12 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from review_helpers import NOW
+from review_helpers import NOW, draw_findings, usable_suppressions
 
 from riverbed import Finding, apply_suppressions
-from riverbed.index.dates import expiry_status
-from riverbed.index.model import Entry, context, is_active
+from riverbed.index.model import Entry, context
 from riverbed.memory.globs import glob_match, normalize_path
 from riverbed.memory.suppress import SuppressionDecision, guard_refusal, justification
-
-
-def unusable(entry: Any, now: datetime) -> str | None:
-    """Why an entry cannot suppress anything (DESIGN's order of checks)."""
-    if not isinstance(entry, dict) or entry.get("type") != "suppression":
-        return "not a suppression entry"
-    if not is_active(entry):
-        return f"status {entry.get('status')}"
-    ctx = context(entry)
-    if ctx.get("active") is not True:
-        return "context.active is not true"
-    algo = ctx.get("fingerprintAlgo")
-    if algo is not None and algo != "v1" and "match" not in ctx:
-        return f"fingerprintAlgo {algo!r} is not v1"
-    if expiry_status(entry, now)[0]:
-        return "expired"
-    return None
 
 
 def how_it_matches(finding: Finding, entry: Entry) -> tuple[int, str] | None:
@@ -58,15 +40,7 @@ def reference(
     findings: list[Finding], suppressions: list[Any], now: datetime
 ) -> tuple[list[int], list[tuple[Any, ...]], list[str]]:
     """Kept positions, every decision as a tuple, and the ignored notes."""
-    ignored: list[str] = []
-    usable: list[Entry] = []
-    for entry in suppressions:
-        why = unusable(entry, now)
-        if why is None:
-            usable.append(entry)
-        else:
-            ident = entry.get("id") if isinstance(entry, dict) else None
-            ignored.append(f"suppression {ident!r} not applied: {why}")
+    usable, ignored = usable_suppressions(suppressions, now)
     kept: list[int] = []
     decisions: list[tuple[Any, ...]] = []
     for position, finding in enumerate(findings):
@@ -110,15 +84,7 @@ SEVERITIES = ["info", "minor", "major", "critical"]
 
 @st.composite
 def scenario(draw: st.DrawFn) -> tuple[list[Finding], list[Any]]:
-    findings = [
-        Finding(
-            rule_id=draw(st.sampled_from(RULES)),
-            file=draw(st.sampled_from(FILES)),
-            message=draw(st.sampled_from(["x", "y"])),
-            severity=draw(st.sampled_from(SEVERITIES)),
-        )
-        for _ in range(draw(st.integers(0, 12)))
-    ]
+    findings = draw_findings(draw, RULES, FILES, 12)
     prints = [f.fingerprint for f in findings] or ["0" * 16]
     out: list[Any] = []
     for n in range(draw(st.integers(0, 10))):

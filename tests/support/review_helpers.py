@@ -6,10 +6,12 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from riverbed.findings import Finding
 from riverbed.testing.cli_run import run_riverbed
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
@@ -51,6 +53,39 @@ def make_entry(entry_id: str, entry_type: str = "pattern", **fields: Any) -> dic
     if fields.get("expires"):
         entry["expiresAt"] = fields["expires"]
     return entry
+
+
+def draw_findings(
+    draw: Callable[[Any], Any], rules: Sequence[str | None], files: Sequence[str | None], most: int
+) -> list[Finding]:
+    """Up to `most` drawn findings of `rules` and `files` (message x or y, any severity)."""
+    from hypothesis import strategies as st
+
+    return [
+        Finding(
+            rule_id=draw(st.sampled_from(rules)),
+            file=draw(st.sampled_from(files)),
+            message=draw(st.sampled_from(["x", "y"])),
+            severity=draw(st.sampled_from(["info", "minor", "major", "critical"])),
+        )
+        for _ in range(draw(st.integers(0, most)))
+    ]
+
+
+def usable_suppressions(suppressions: list[Any], now: datetime) -> tuple[list[Any], list[str]]:
+    """The entries that can suppress at `now`, and an "ignored" note for each of the others."""
+    from riverbed.memory.suppress import why_unusable
+
+    usable: list[Any] = []
+    ignored: list[str] = []
+    for entry in suppressions:
+        why = why_unusable(entry, now)
+        if why is None:
+            usable.append(entry)
+        else:
+            ident = entry.get("id") if isinstance(entry, dict) else None
+            ignored.append(f"suppression {ident!r} not applied: {why}")
+    return usable, ignored
 
 
 def ruff_command() -> list[str]:
