@@ -6,7 +6,7 @@ import json
 import shutil
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -106,32 +106,58 @@ def _unchanged(index: dict[str, Any]) -> tuple[dict[str, Any], bool, None]:
     return index, False, None
 
 
-def append_one(path: Path, work: Path, runs: int) -> Row:
-    """One append_entry into the index vs json.load + json.dump of the same data."""
-    target = work / "append-one" / "index.json"
+def _case_file(work: Path, case: str) -> Path:
+    """The index file a writing case works on: `work/<case>/index.json`, its folder made."""
+    target = work / case / "index.json"
     target.parent.mkdir(parents=True, exist_ok=True)
-    entry = new_entries(1, 9_000_000)[0]
+    return target
+
+
+def _vs_load_dump(
+    name: str,
+    action: Callable[[], object],
+    path: Path,
+    work: Path,
+    target: Path,
+    runs: int,
+    max_ratio: float,
+) -> Row:
+    """`action` on a fresh copy of `path` at `target`, timed against json.load + json.dump."""
     ours, floor = measure_pair(
-        lambda: riverbed.append_entry(target, entry),
+        action,
         lambda: json_load_dump(path, work / "floor.json"),
         setup=_fresh_copy(path, target),
         runs=runs,
     )
     return Row(
-        "append_entry (one)",
+        name,
         _size(path),
         ours.median,
         "json load+dump",
         floor.median,
-        "≤ 1.2×",
+        f"≤ {max_ratio:g}×",
+        max_ratio=max_ratio,
+    )
+
+
+def append_one(path: Path, work: Path, runs: int) -> Row:
+    """One append_entry into the index vs json.load + json.dump of the same data."""
+    target = _case_file(work, "append-one")
+    entry = new_entries(1, 9_000_000)[0]
+    return _vs_load_dump(
+        "append_entry (one)",
+        lambda: riverbed.append_entry(target, entry),
+        path,
+        work,
+        target,
+        runs,
         max_ratio=1.2,
     )
 
 
 def append_batch(path: Path, work: Path, runs: int, batch: int = 1000) -> list[Row]:
     """append_entries of 1,000 entries vs one append_entry, counting writes."""
-    target = work / "append-batch" / "index.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target = _case_file(work, "append-batch")
     entries = new_entries(batch, 8_000_000)
     writes = _count_writes(
         lambda: riverbed.append_entries(target, entries), _fresh_copy(path, target)
@@ -176,30 +202,15 @@ def _count_writes(action: Callable[[], object], setup: Callable[[], None]) -> in
 
 def expire_all(path: Path, work: Path, runs: int) -> Row:
     """expire_entries (archiving those due) vs json.load + json.dump."""
-    target = work / "expire" / "index.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target = _case_file(work, "expire")
     archived = 0
 
     def ours() -> None:
         nonlocal archived
         archived = len(riverbed.expire_entries(target, now=NOW).archived)
 
-    sample, floor = measure_pair(
-        ours,
-        lambda: json_load_dump(path, work / "floor.json"),
-        setup=_fresh_copy(path, target),
-        runs=runs,
-    )
-    return Row(
-        "expire_entries",
-        _size(path),
-        sample.median,
-        "json load+dump",
-        floor.median,
-        "≤ 1.3×",
-        max_ratio=1.3,
-        note=f"{archived} archived",
-    )
+    row = _vs_load_dump("expire_entries", ours, path, work, target, runs, max_ratio=1.3)
+    return replace(row, note=f"{archived} archived")
 
 
 def cold_start(index_path: Path, runs: int) -> list[Row]:

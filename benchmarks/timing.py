@@ -20,6 +20,15 @@ class Sample:
     runs: tuple[float, ...]
 
 
+def _timed(action: Callable[[], object], setup: Callable[[], object] | None) -> float:
+    """Seconds one call of `action` takes, after an untimed `setup` when there is one."""
+    if setup is not None:
+        setup()
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
 def measure(
     action: Callable[[], object],
     *,
@@ -30,11 +39,7 @@ def measure(
     """Time `action` (not `setup`, which runs before each call) and keep the median."""
     times: list[float] = []
     for attempt in range(warmup + runs):
-        if setup is not None:
-            setup()
-        start = time.perf_counter()
-        action()
-        elapsed = time.perf_counter() - start
+        elapsed = _timed(action, setup)
         if attempt >= warmup:
             times.append(elapsed)
     return Sample(statistics.median(times), tuple(times))
@@ -53,11 +58,7 @@ def measure_pair(
     second: list[float] = []
     for attempt in range(warmup + runs):
         for action, times in ((ours, first), (floor, second)):
-            if setup is not None:
-                setup()
-            start = time.perf_counter()
-            action()
-            elapsed = time.perf_counter() - start
+            elapsed = _timed(action, setup)
             if attempt >= warmup:
                 times.append(elapsed)
     return (
