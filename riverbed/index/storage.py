@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import hmac
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from riverbed.errors import (
     StoreWriteError,
     UsageError,
 )
-from riverbed.index import locking, note_key
+from riverbed.index import locking, note_key, notes
 from riverbed.index.atomic_write import temp_prefix, write_bytes_atomic, write_failure
 from riverbed.index.collector import collector_paused
 from riverbed.index.digests import digest, hashing
@@ -97,7 +96,13 @@ def _loads(data: bytes, source: str) -> Any:
 
 def _parse(data: bytes, source: str, *, proving: bool = True) -> tuple[Index, bool]:
     """The index, and (when `proving`) whether `data` is exactly what `dumps_js` writes for it."""
-    document = _loads(data, source)
+    return _validated(_loads(data, source), data, source, proving=proving)
+
+
+def _validated(
+    document: Any, data: bytes, source: str, *, proving: bool = False
+) -> tuple[Index, bool]:
+    """`_parse` of a `document` already parsed from `data`."""
     canonical = _check_nesting_and_keys(data, document, source, proving)
     problems = structural_problems(document, limit=1)
     if problems:
@@ -166,7 +171,17 @@ def _where(holder: dict[str, Any]) -> str:
 def read_index(path: Path) -> Index:
     """Read an index file; a missing file is an empty index (nothing is written)."""
     data = _read_bytes(path)
-    return empty_index() if data is None else parse_index_bytes(data, str(path))
+    if data is None:
+        return empty_index()
+    lines = notes.read_unlocked(lock_path(path))
+    key = note_key.note_key() if lines else None
+    if key is None:
+        return parse_index_bytes(data, str(path))
+    with hashing(data) as hashed:
+        document = _loads(data, str(path))  # the hash runs beside the parse
+        proven = notes.noted(lines, key, hashed().hexdigest)
+    # Bytes this user's riverbed proved valid and canonical are not validated again.
+    return cast(Index, document) if proven else _validated(document, data, str(path))[0]
 
 
 def lock_timeout() -> float:
@@ -185,10 +200,6 @@ def lock_timeout() -> float:
     return value
 
 
-#: Notes in the lock file naming content riverbed wrote or fully verified (see `Held`); v1
-#: notes (the bare digest, forgeable by whoever can write the lock file) are not trusted.
-_VERIFIED = f"verified-v2-depth{MAX_DEPTH} "
-_VERIFIED_KEPT = 8
 _HELD: dict[str, Held] = {}
 
 
@@ -196,14 +207,8 @@ _HELD: dict[str, Held] = {}
 class Held:
     """The held lock of one index; it remembers which exact contents are proven canonical.
 
-    A note names bytes riverbed wrote (`dumps_js` of a validated index) or read and found
-    valid and byte-identical to `dumps_js` of their parse: the HMAC, under this user's
-    `note_key`, of their SHA-256. Matching one is a proof by content that a file is
-    canonical and valid, at the cost of one hash; any edit (a space, a BOM, another
-    writer's layout) changes the hash, and that file takes the full path. The lock file is
-    kept out of git, but a checkout can still carry one: without the key, which lives
-    outside every repository, nobody can write a note that matches. With no key (`key`
-    None) no note is trusted or written, and every read validates.
+    See `notes`. With no key (`key` None) no note is trusted or written, and every read
+    validates.
     """
 
     fd: int
@@ -213,23 +218,19 @@ class Held:
         """Whether `data` is content riverbed proved canonical and valid."""
         return self.key is not None and self.known(digest(data))
 
-    def _note(self, key: bytes, content_digest: str) -> str:
-        return _VERIFIED + note_key.sign(key, _VERIFIED + content_digest)
-
     def known(self, content_digest: str) -> bool:
         """Whether content with this digest was proved canonical and valid (by this user)."""
-        if self.key is None:
-            return False
-        note = self._note(self.key, content_digest).encode("ascii")
-        return any(hmac.compare_digest(line.encode(), note) for line in locking.notes(self.fd))
+        return self.key is not None and notes.noted(
+            locking.notes(self.fd), self.key, content_digest
+        )
 
     def remember(self, data: bytes, content_digest: str | None = None) -> None:
         """Note `data` as proven canonical and valid (the newest few are kept; none keyless)."""
-        if self.key is None:
-            return
-        note = self._note(self.key, content_digest or digest(data))
-        kept = [n for n in locking.notes(self.fd) if n.startswith(_VERIFIED) and n != note]
-        locking.set_notes(self.fd, [*kept, note][-_VERIFIED_KEPT:])
+        if self.key is not None:
+            lines = locking.notes(self.fd)
+            locking.set_notes(
+                self.fd, notes.with_note(lines, self.key, content_digest or digest(data))
+            )
 
 
 @contextlib.contextmanager

@@ -32,7 +32,7 @@ from riverbed import (
     load_memory,
     supersede,
 )
-from riverbed.index import locking, note_key, storage
+from riverbed.index import locking, note_key, notes, storage
 from riverbed.index.jsonbytes import MAX_DEPTH, dumps_js
 from riverbed.index.model import Index
 from riverbed.testing.cli_run import run_riverbed
@@ -88,7 +88,7 @@ MALFORMED: dict[str, tuple[bytes, str]] = {
 def forged_notes(data: bytes) -> dict[str, str]:
     """Every note an attacker without the victim's key could compute for `data`."""
     content = hashlib.sha256(data).hexdigest()
-    v2 = storage._VERIFIED
+    v2 = notes.PREFIX
     return {
         "v1 bare digest": f"verified-v1-depth{MAX_DEPTH} {content}",
         "v2 bare digest": v2 + content,
@@ -117,7 +117,7 @@ def genuine_note(data: bytes) -> str:
     key = note_key.note_key()
     assert key is not None
     content = hashlib.sha256(data).hexdigest()
-    return storage._VERIFIED + note_key.sign(key, storage._VERIFIED + content)
+    return notes.PREFIX + note_key.sign(key, notes.PREFIX + content)
 
 
 OPERATIONS: dict[str, Callable[[Path], object]] = {
@@ -236,9 +236,9 @@ def test_a_lock_file_from_another_users_state_is_not_trusted(
 
 SIGN = """
 import hashlib, sys
-from riverbed.index import note_key, storage
+from riverbed.index import note_key, notes, storage
 content = hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest()
-print(storage._VERIFIED + note_key.sign(note_key.note_key(), storage._VERIFIED + content))
+print(notes.PREFIX + note_key.sign(note_key.note_key(), notes.PREFIX + content))
 """
 
 
@@ -259,7 +259,7 @@ def test_a_note_signed_by_another_users_process_is_refused_by_the_cli(
     alice_key = note_key._read(alice / note_key.KEY_NAME)
     assert alice_key is not None
     content = hashlib.sha256(bad).hexdigest()
-    assert signed == storage._VERIFIED + note_key.sign(alice_key, storage._VERIFIED + content)
+    assert signed == notes.PREFIX + note_key.sign(alice_key, notes.PREFIX + content)
     plant(index_path, bad, [signed])
     for verb in sorted(CLI_VERBS):
         env = {note_key.STATE_DIR_VARIABLE: str(bob)}
