@@ -6,7 +6,7 @@ each run is added to it as the next run's artifact, as `actions/upload-artifact`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from riverbed.demo.act_memory import IMPORTED_ID
 from riverbed.demo.action_env import ActionRun, run_mode
@@ -26,6 +26,9 @@ from riverbed.demo.terminal import for_terminal
 from riverbed.errors import RiverbedError
 from riverbed.testing.github.server import FakeGitHub
 
+if TYPE_CHECKING:
+    from riverbed.testing.events import Where
+
 HEAD_SHA = "c4" * 20
 REPOSITORY = f"{OWNER}/{REPO}"
 
@@ -37,6 +40,11 @@ class DemoStepError(RiverbedError):
 def _gh(state: DemoState) -> FakeGitHub:
     gh: FakeGitHub = state.carry["gh"]
     return gh
+
+
+def _where(state: DemoState) -> Where:
+    """The demo repository as the event builders' keywords, on the running stand-in."""
+    return {"api_url": _gh(state).api_url, "owner": OWNER, "repo": REPO, "repository_id": REPO_ID}
 
 
 def stand_in(state: DemoState) -> FakeGitHub:
@@ -95,9 +103,7 @@ def action_persist(state: DemoState) -> Step:
         "1-persist",
         mode="persist",
         event_name="push",
-        payload=push_event(
-            api_url=_gh(state).api_url, owner=OWNER, repo=REPO, repository_id=REPO_ID
-        ),
+        payload=push_event(**_where(state)),
         workspace=state.repo,
         now=state.timeline.day(43),
     )
@@ -130,10 +136,7 @@ def _review(state: DemoState, name: str, day: int) -> tuple[ActionRun, dict[str,
         payload=pull_request_event(
             demo_pull.number,
             HEAD_SHA,
-            api_url=gh.api_url,
-            owner=OWNER,
-            repo=REPO,
-            repository_id=REPO_ID,
+            **_where(state),
         ),
         workspace=workspace,
         inputs={"findings": findings.name, "phase": "midstream"},
@@ -209,10 +212,7 @@ def _reply_in_thread(state: DemoState, body: str) -> str:
         path=parent["path"],
         line=parent["line"],
         head_sha=HEAD_SHA,
-        api_url=gh.api_url,
-        owner=OWNER,
-        repo=REPO,
-        repository_id=REPO_ID,
+        **_where(state),
     )
     refused = _run(
         state,
@@ -249,10 +249,7 @@ def _post_in_conversation(state: DemoState, suggested: str) -> tuple[ActionRun, 
             conversation_id,
             suggested,
             MAINTAINER,
-            api_url=gh.api_url,
-            owner=OWNER,
-            repo=REPO,
-            repository_id=REPO_ID,
+            **_where(state),
         ),
         workspace=state.root / "runs" / "3-comment" / "workspace",
         now=state.timeline.day(44),
@@ -361,9 +358,7 @@ def action_expire(state: DemoState) -> Step:
         "5-expire",
         mode="expire",
         event_name="schedule",
-        payload=schedule_event(
-            api_url=_gh(state).api_url, owner=OWNER, repo=REPO, repository_id=REPO_ID
-        ),
+        payload=schedule_event(**_where(state)),
         workspace=state.root / "runs" / "5-expire" / "workspace",
         now=state.timeline.day(70),
     )
