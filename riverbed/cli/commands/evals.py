@@ -21,7 +21,7 @@ from riverbed.gitio import git_line
 if TYPE_CHECKING:
     from riverbed.evals.compare import SuiteComparison
     from riverbed.evals.direction import Directions
-    from riverbed.evals.history import EvalRecord
+    from riverbed.evals.history import EvalHistory, EvalRecord
 
 
 def fallback_commit() -> str | None:
@@ -139,15 +139,9 @@ def _cmd_persist(args: argparse.Namespace, context: Context) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace, context: Context) -> int:
-    from riverbed.cli.commands.store import load
     from riverbed.evals.compare import compare_history
-    from riverbed.evals.history import eval_history
 
-    history = eval_history(load(context))
-    for message in history.skipped:
-        context.warn(message)
-    if not history.records:
-        raise _no_runs(context)
+    history = _runs(context)
     comparisons = compare_history(
         history,
         suite=args.suite,
@@ -163,12 +157,21 @@ def _cmd_compare(args: argparse.Namespace, context: Context) -> int:
     return 1 if args.fail_on_regression and regressions else 0
 
 
-def _no_runs(context: Context) -> Exception:
+def _runs(context: Context) -> EvalHistory:
+    """The memory's eval history, each skipped record warned about; UsageError if it has none."""
+    from riverbed.cli.commands.store import load
     from riverbed.errors import UsageError
+    from riverbed.evals.history import eval_history
 
-    return UsageError(
-        f"{context.index_path} holds no eval runs yet; add one with `riverbed eval persist FILE`"
-    )
+    history = eval_history(load(context))
+    for message in history.skipped:
+        context.warn(message)
+    if not history.records:
+        raise UsageError(
+            f"{context.index_path} holds no eval runs yet; add one with "
+            "`riverbed eval persist FILE`"
+        )
+    return history
 
 
 def _series_text(
@@ -206,16 +209,10 @@ def _series_text(
 
 
 def _cmd_history(args: argparse.Namespace, context: Context) -> int:
-    from riverbed.cli.commands.store import load
     from riverbed.errors import UsageError
-    from riverbed.evals.history import eval_history
     from riverbed.evals.render import history_markdown, key_metrics
 
-    history = eval_history(load(context))
-    for message in history.skipped:
-        context.warn(message)
-    if not history.records:
-        raise _no_runs(context)
+    history = _runs(context)
     suites = history.suites()
     if args.suite is not None:
         if args.suite not in suites:
