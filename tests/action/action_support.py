@@ -106,6 +106,13 @@ class ActionHarness:
         path.write_bytes(data)
         return path
 
+    def write_eval(self, name: str, text: str) -> Path:
+        """Put an eval results file at `evals/<name>` in the workspace."""
+        path = self.workspace / "evals" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+
     def run(
         self,
         *,

@@ -10,10 +10,8 @@ from riverbed.testing.github.server import FakeGitHub
 
 
 def _results(harness: ActionHarness, name: str, **scores: float) -> None:
-    path = harness.workspace / "evals" / name
-    path.parent.mkdir(parents=True, exist_ok=True)
     document = {"suite": "reviewer", "scores": scores, "timestamp": "2026-11-20T10:00:00Z"}
-    path.write_text(json.dumps(document), encoding="utf-8")
+    harness.write_eval(name, json.dumps(document))
 
 
 def _error_text(run: object) -> str:

@@ -7,15 +7,14 @@ hashed wheels from the package index (uv and pip keep them in their caches after
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from root_scripts import root_script
 
 from benchmarks.startup import step_env, step_script
 
@@ -119,7 +118,7 @@ def test_a_build_outside_a_runner_leaves_only_the_venv(built: Install) -> None:
 def test_only_a_runner_keeps_the_scratch_for_its_own_cleanup(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    install = _install_module()
+    install = root_script("action_install")
     scratch = tmp_path / "riverbed-install-x"
     monkeypatch.setenv("RUNNER_TEMP", str(tmp_path))
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
@@ -161,16 +160,8 @@ def test_a_missing_file_is_detected_and_rebuilt(built: Install) -> None:
     assert victim.is_file()
 
 
-def _install_module() -> Any:
-    spec = importlib.util.spec_from_file_location("action_install", ROOT / "action_install.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_a_changed_file_is_detected(built: Install) -> None:
-    install = _install_module()
+    install = root_script("action_install")
     victim = _site(built.venv) / "orjson" / "__init__.py"
     original = victim.read_bytes()
     assert install.venv_problem(built.venv, built.key, ROOT) is None
@@ -184,7 +175,7 @@ def test_a_changed_file_is_detected(built: Install) -> None:
 
 
 def test_a_missing_distribution_is_detected(built: Install) -> None:
-    install = _install_module()
+    install = root_script("action_install")
     (record,) = _site(built.venv).glob("pynacl-*.dist-info")
     moved = record.with_name("moved-away")
     record.rename(moved)
@@ -207,7 +198,7 @@ def test_a_wrong_interpreter_is_detected_and_rebuilt(built: Install) -> None:
 
 
 def test_a_venv_from_another_key_is_not_reused(built: Install) -> None:
-    install = _install_module()
+    install = root_script("action_install")
     marker = built.venv / "riverbed-venv.json"
     original = marker.read_text(encoding="utf-8")
     data = json.loads(original)

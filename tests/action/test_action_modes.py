@@ -97,17 +97,11 @@ def _envelope(commit: str, day: int, **scores: float) -> str:
     )
 
 
-def _write(harness: ActionHarness, name: str, text: str) -> None:
-    path = harness.workspace / "evals" / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 def test_persist_appends_eval_results_and_is_idempotent(
     harness: ActionHarness, fake: FakeGitHub
 ) -> None:
     fake.add_artifact(files={"index.json": index_bytes(entry("existing"))})
-    _write(harness, "run.json", _envelope("3f9c2ab", 20, planner_mrr=0.81))
+    harness.write_eval("run.json", _envelope("3f9c2ab", 20, planner_mrr=0.81))
     run = harness.run(inputs={"eval-results": "evals/*.json"})
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.outputs["appended"] == "1"
@@ -130,11 +124,11 @@ def test_persist_appends_eval_results_and_is_idempotent(
 def test_eval_regression_fails_only_when_asked_and_memory_still_uploads(
     harness: ActionHarness, fake: FakeGitHub
 ) -> None:
-    _write(harness, "a.json", _envelope("aaaaaaa", 20, planner_mrr=0.9))
+    harness.write_eval("a.json", _envelope("aaaaaaa", 20, planner_mrr=0.9))
     first = harness.run(inputs={"eval-results": "evals/a.json"})
     assert first.returncode == 0, first.stdout + first.stderr
     fake.add_artifact(files={"index.json": first.staged.read_bytes()})
-    _write(harness, "b.json", _envelope("bbbbbbb", 21, planner_mrr=0.5))
+    harness.write_eval("b.json", _envelope("bbbbbbb", 21, planner_mrr=0.5))
     lenient = harness.run(inputs={"eval-results": "evals/b.json"})
     assert lenient.returncode == 0, lenient.stdout + lenient.stderr
     assert lenient.outputs["eval-regressions"] == "1"
@@ -191,7 +185,7 @@ def test_persist_from_an_untrusted_event_warns_that_it_will_not_be_restored(
 
 
 def test_eval_runs_are_named_by_the_runner_commit_and_attempt(harness: ActionHarness) -> None:
-    _write(harness, "run.json", _envelope("fromfile", 20, planner_mrr=0.8))
+    harness.write_eval("run.json", _envelope("fromfile", 20, planner_mrr=0.8))
     env = {"GITHUB_SHA": "c0ffee1234567890", "GITHUB_RUN_ID": "42", "GITHUB_RUN_ATTEMPT": "1"}
     run = harness.run(inputs={"eval-results": "evals/run.json"}, extra_env=env)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from root_scripts import root_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _module() -> Any:
-    spec = importlib.util.spec_from_file_location("action_uv", ROOT / "action_uv.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-UV = _module()
+UV = root_script("action_uv")
 VERSION, HASHES = UV.uv_pin((ROOT / "action-requirements-uv.txt").read_text(encoding="utf-8"))
 
 

@@ -4,30 +4,21 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import importlib.util
 import subprocess
 import sys
 import tomllib
 import zipfile
 from pathlib import Path
-from typing import Any
 
 import pytest
+from root_scripts import root_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _module(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(name, ROOT / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path: Path = _module("action_wheel").build_wheel(ROOT, tmp_path_factory.mktemp("wheel"))
+    path: Path = root_script("action_wheel").build_wheel(ROOT, tmp_path_factory.mktemp("wheel"))
     return path
 
 
@@ -83,7 +74,7 @@ def test_metadata_carries_name_version_and_requirements(wheel: Path) -> None:
 
 
 def test_an_extra_requirement_with_its_own_marker_keeps_it() -> None:
-    text = _module("action_wheel").metadata(
+    text = root_script("action_wheel").metadata(
         {
             "name": "x",
             "version": "1",
@@ -94,5 +85,5 @@ def test_an_extra_requirement_with_its_own_marker_keeps_it() -> None:
 
 
 def test_the_same_tree_gives_the_same_bytes(wheel: Path, tmp_path: Path) -> None:
-    again = _module("action_wheel").build_wheel(ROOT, tmp_path)
+    again = root_script("action_wheel").build_wheel(ROOT, tmp_path)
     assert again.read_bytes() == wheel.read_bytes()

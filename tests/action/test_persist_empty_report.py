@@ -15,17 +15,11 @@ ONE = (
 )
 
 
-def _write(harness: ActionHarness, name: str, text: str) -> None:
-    path = harness.workspace / "evals" / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 def test_an_empty_report_warns_and_appends_nothing(
     harness: ActionHarness, fake: FakeGitHub
 ) -> None:
     fake.add_artifact(files={"index.json": index_bytes(entry("existing"))})
-    _write(harness, "junit.xml", EMPTY)
+    harness.write_eval("junit.xml", EMPTY)
     run = harness.run(inputs={"eval-results": "evals/*.xml"})
     assert run.returncode == 0, run.stdout + run.stderr
     warnings = [line for line in run.stdout.splitlines() if line.startswith("::warning")]
@@ -36,8 +30,8 @@ def test_an_empty_report_warns_and_appends_nothing(
 
 
 def test_an_empty_report_beside_a_real_one_skips_only_itself(harness: ActionHarness) -> None:
-    _write(harness, "a-empty.xml", EMPTY)
-    _write(harness, "b.xml", ONE)
+    harness.write_eval("a-empty.xml", EMPTY)
+    harness.write_eval("b.xml", ONE)
     run = harness.run(inputs={"eval-results": "evals/*.xml"})
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.outputs["eval-appended"] == "1"

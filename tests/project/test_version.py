@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from root_scripts import root_script
 
 import riverbed
 
@@ -64,11 +64,7 @@ def test_mcp_server_info(tmp_path: Path) -> None:
 
 
 def test_action_cache_key_version() -> None:
-    spec = importlib.util.spec_from_file_location("action_install", ROOT / "action_install.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert module.package_version(ROOT) == VERSION
+    assert root_script("action_install").package_version(ROOT) == VERSION
 
 
 def test_docs_pin_comments_name_this_version() -> None:
