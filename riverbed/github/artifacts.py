@@ -112,10 +112,15 @@ def get_run(client: GitHubClient, run_id: int) -> RunInfo:
     )
 
 
+def _repository(client: GitHubClient) -> dict[str, Any]:
+    """The repository object (`GET /repos/{owner}/{repo}`); {} when the answer is not one."""
+    data = client.get_json("", what=f"reading repository {client.repository}")
+    return data if isinstance(data, dict) else {}
+
+
 def repository_id(client: GitHubClient) -> int:
     """The repository's numeric id (`GET /repos/{owner}/{repo}`)."""
-    data = client.get_json("", what=f"reading repository {client.repository}")
-    value = _int(data.get("id")) if isinstance(data, dict) else None
+    value = _int(_repository(client).get("id"))
     if value is None:
         raise GitHubError(f"repository {client.repository}: the API answer has no numeric `id`")
     return value
@@ -123,8 +128,7 @@ def repository_id(client: GitHubClient) -> int:
 
 def default_branch(client: GitHubClient) -> str:
     """The repository's default branch (`GET /repos/{owner}/{repo}`)."""
-    data = client.get_json("", what=f"reading repository {client.repository}")
-    value = _str(data.get("default_branch")) if isinstance(data, dict) else None
+    value = _str(_repository(client).get("default_branch"))
     if value is None:
         raise GitHubError(f"repository {client.repository}: the API answer has no `default_branch`")
     return value

@@ -11,7 +11,9 @@ from review_helpers import NOW, draw_findings, usable_suppressions
 
 from riverbed import Finding, apply_suppressions
 from riverbed.memory.globs import glob_match
-from riverbed.memory.suppress import guard_refusal, justification
+
+# The wording of a match is production's: test_apply_suppressions_reference checks it.
+from riverbed.memory.suppress import _how, guard_refusal, justification
 
 
 def _matches(finding: Finding, entry: dict[str, Any]) -> list[tuple[str, str | None]]:
@@ -33,14 +35,6 @@ def _matches(finding: Finding, entry: dict[str, Any]) -> list[tuple[str, str | N
         if hit is not None:
             out.append((rule, hit))
     return out
-
-
-def _how(finding: Finding, rule: str, pattern: str | None) -> str:
-    if not rule:
-        return f"fingerprint {finding.fingerprint} matches"
-    if pattern is None:
-        return f"rule {rule} matches (any path)"
-    return f"rule {rule} and path glob {pattern!r} match"
 
 
 def oracle(
