@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from review_helpers import difflib_lines
 
 from riverbed.errors import InputFormatError
 from riverbed.findings import Finding
@@ -29,21 +30,6 @@ lines = st.lists(
 )
 
 
-def _expected(old: list[str], new: list[str], context: int) -> tuple[set[int], list[set[int]]]:
-    """Added lines and hunk spans straight from difflib's opcodes (independent of the parser)."""
-    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
-    groups = list(matcher.get_grouped_opcodes(context)) if old != new else []
-    added = {
-        n + 1
-        for group in groups
-        for tag, _i1, _i2, j1, j2 in group
-        if tag in ("insert", "replace")
-        for n in range(j1, j2)
-    }
-    spans = [{n + 1 for *_x, j1, j2 in group for n in range(j1, j2)} for group in groups]
-    return added, [s for s in spans if s]
-
-
 @settings(max_examples=200, deadline=None)
 @given(a=lines, b=lines, c=lines, d=lines, context=st.integers(0, 3))
 def test_whole_diff_agrees_with_difflib(
@@ -55,7 +41,8 @@ def test_whole_diff_agrees_with_difflib(
     text += difflib.unified_diff(c, d, "a/two.py", "b/two.py", lineterm="", n=context)
     change = parse_unified_diff("\n".join(text) + "\n", source="t.diff")
     for name, old, new in (("one.py", a, b), ("two.py", c, d)):
-        added, spans = _expected(old, new, context)
+        added, hunks = difflib_lines(old, new, context)
+        spans = [s for s in hunks if s]  # a hunk that only deletes spans no new-side line
         if old == new:
             assert name not in change.files
             continue

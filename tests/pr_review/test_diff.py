@@ -7,6 +7,7 @@ import difflib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from review_helpers import difflib_lines
 
 from riverbed.errors import InputFormatError
 from riverbed.pr_review import build_diff_index, parse_patch
@@ -83,21 +84,10 @@ def test_parser_agrees_with_difflib(old: list[str], new: list[str], context: int
     text = list(difflib.unified_diff(old, new, lineterm="", n=context))
     patch = "\n".join(text[2:])  # GitHub's patch has no ---/+++ lines
     diff = parse_patch(patch, "f")
-    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
-    groups = list(matcher.get_grouped_opcodes(context)) if text else []
-    expected_hunks = [
-        {n + 1 for _tag, _i1, _i2, j1, j2 in group for n in range(j1, j2)} for group in groups
-    ]
+    added, expected_hunks = difflib_lines(old, new, context)
     assert [set(h.right_lines) for h in diff.hunks] == expected_hunks
     for number, hunk in enumerate(expected_hunks):
         for line in hunk:
             assert diff.hunk_index(line) == number
             assert diff.same_hunk(min(hunk), line)
-    added = {
-        n + 1
-        for group in groups
-        for tag, _i1, _i2, j1, j2 in group
-        if tag in ("insert", "replace")
-        for n in range(j1, j2)
-    }
     assert set().union(*(h.added_lines for h in diff.hunks)) == added

@@ -63,6 +63,17 @@ def reference_suppression(
     }
 
 
+def revocation(entry_id: str, suppression_id: str, reason: str) -> Entry:
+    """A `resurface` entry revoking `suppression_id`, made 2026-02-01."""
+    return {
+        "id": entry_id,
+        "type": "resurface",
+        "content": reason,
+        "metadata": {"createdAt": "2026-02-01T00:00:00.000Z", "author": "x"},
+        "context": {"action": "revoke", "suppressionId": suppression_id},
+    }
+
+
 def eval_entry(entry_id: str, suite: str, scores: dict[str, float], created: datetime) -> Entry:
     """An eval_result entry with scores in its context, as `riverbed eval persist` stores it."""
     return {

@@ -88,6 +88,23 @@ def usable_suppressions(suppressions: list[Any], now: datetime) -> tuple[list[An
     return usable, ignored
 
 
+def difflib_lines(old: list[str], new: list[str], context: int) -> tuple[set[int], list[set[int]]]:
+    """Added new-side lines and each hunk's new-side lines, straight from difflib's opcodes."""
+    import difflib
+
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    groups = list(matcher.get_grouped_opcodes(context)) if old != new else []
+    added = {
+        n + 1
+        for group in groups
+        for tag, _i1, _i2, j1, j2 in group
+        if tag in ("insert", "replace")
+        for n in range(j1, j2)
+    }
+    hunks = [{n + 1 for *_x, j1, j2 in group for n in range(j1, j2)} for group in groups]
+    return added, hunks
+
+
 def ruff_command() -> list[str]:
     """ruff on PATH, else the one installed next to this interpreter (`python -m ruff`)."""
     found = shutil.which("ruff")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from histories import days_before, eval_entry, index_of, reference_suppression
+from histories import days_before, eval_entry, index_of, reference_suppression, revocation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,13 +62,7 @@ def test_revoked_archived_and_expired_suppressions_do_not_count() -> None:
     entries = _fp_history([1, 2, 3, 4])
     entries[0]["status"] = "archived"
     entries[1]["context"]["expiresAt"] = "2026-06-01"  # type: ignore[index]
-    revoke = {
-        "id": "r1",
-        "type": "resurface",
-        "content": "no longer true",
-        "metadata": {"createdAt": "2026-02-01T00:00:00.000Z", "author": "x"},
-        "context": {"action": "revoke", "suppressionId": "s2"},
-    }
+    revoke = revocation("r1", "s2", "no longer true")
     insights = analyze_memory(index_of(*entries, revoke), now=NOW)
     assert insights.active_suppressions == 1
     assert insights.clusters == ()

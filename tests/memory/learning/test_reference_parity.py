@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from histories import days_before, index_of, reference_suppression
+from histories import days_before, index_of, reference_suppression, revocation
 
 from riverbed.memory.learning.analysis import analyze_memory
 
@@ -138,13 +138,7 @@ def test_revoked_suppressions_still_count_for_the_reference_but_not_for_riverbed
     entries = [
         reference_suppression(f"s{pr}", fingerprint="00000000000000bb", pr=pr) for pr in (1, 2, 3)
     ]
-    revoke = {
-        "id": "resurface-s1",
-        "type": "resurface",
-        "content": "revoked",
-        "metadata": {"createdAt": "2026-02-01T00:00:00.000Z", "author": "x"},
-        "context": {"action": "revoke", "suppressionId": "s1"},
-    }
+    revoke = revocation("resurface-s1", "s1", "revoked")
     (result,) = _reference([{"now": NOW.isoformat(), "entries": [*entries, revoke]}])
     assert [r["prCount"] for r in result["repeatedFingerprints"]] == [3]
     assert analyze_memory(index_of(*entries, revoke), now=NOW).clusters == ()
