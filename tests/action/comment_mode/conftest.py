@@ -15,6 +15,7 @@ from riverbed.action.config import build_config, env_input_reader
 from riverbed.action.main import run_action
 from riverbed.action.runner import Runner
 from riverbed.github.client import GitHubSettings
+from riverbed.pr_review.markers import format_finding_marker
 from riverbed.testing.events import issue_comment_event, review_comment_event
 from riverbed.testing.github.server import FakeGitHub
 from riverbed.testing.runner_env import RunnerPaths, runner_env
@@ -79,6 +80,19 @@ class Harness:
             api_url=self.gh.api_url,
         )
         return "issue_comment", payload
+
+    def bot_finding(self, rule_id: str = "S603", severity: str = "minor", title: str = "") -> int:
+        """The bot's inline comment for finding FP on src/app.py:2, its marker last; its id."""
+        marker = format_finding_marker(
+            FP, rule_id=rule_id, severity=severity, path="src/app.py", line=2
+        )
+        return self.gh.add_review_comment(
+            pull=7,
+            body=f"{title}\n{marker}" if title else marker,
+            path="src/app.py",
+            line=2,
+            user="github-actions[bot]",
+        )
 
     def review_reply(
         self, body: str, parent: int, user: str = "maintainer"

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from riverbed.github.conversation import Permission, permission_from_json
-from riverbed.pr_review.markers import format_finding_marker
 
 if TYPE_CHECKING:
     from conftest import Harness
@@ -15,22 +14,12 @@ if TYPE_CHECKING:
 FP = "0123456789abcdef"
 
 
-def _finding(harness: Harness) -> int:
-    marker = format_finding_marker(FP, rule_id="S603", severity="minor", path="src/app.py", line=2)
-    return harness.gh.add_review_comment(
-        pull=7,
-        body=f"**S603** subprocess call\n{marker}",
-        path="src/app.py",
-        line=2,
-        user="github-actions[bot]",
-    )
-
-
 def test_fork_reply_with_a_read_only_token_explains_and_exits_0(
     harness: Harness, capsys: pytest.CaptureFixture[str]
 ) -> None:
     event = harness.review_reply(
-        '/riverbed suppress --reason "input is constant"', _finding(harness)
+        '/riverbed suppress --reason "input is constant"',
+        harness.bot_finding(title="**S603** subprocess call"),
     )
     harness.gh.read_only = True  # a pull_request_review_comment run from a fork
     result = harness.run(event)

@@ -111,14 +111,7 @@ WITH_REPLIES = "push,schedule,workflow_dispatch,issue_comment,pull_request_revie
 
 def test_reply_to_finding_suppresses_that_finding(harness: Harness) -> None:
     harness.inputs["trusted-events"] = WITH_REPLIES
-    marker = format_finding_marker(FP, rule_id="S603", severity="minor", path="src/app.py", line=2)
-    finding = harness.gh.add_review_comment(
-        pull=7,
-        body=f"**S603** subprocess call\n{marker}",
-        path="src/app.py",
-        line=2,
-        user="github-actions[bot]",
-    )
+    finding = harness.bot_finding(title="**S603** subprocess call")
     event = harness.review_reply('/riverbed suppress --reason "input is constant"', finding)
     result = harness.run(event)
     assert result.staged is not None
@@ -134,10 +127,7 @@ def test_reply_to_finding_suppresses_that_finding(harness: Harness) -> None:
 
 
 def test_reply_to_finding_by_default_suggests_the_conversation_form(harness: Harness) -> None:
-    marker = format_finding_marker(FP, rule_id="S603", severity="minor", path="src/app.py", line=2)
-    finding = harness.gh.add_review_comment(
-        pull=7, body=marker, path="src/app.py", line=2, user="github-actions[bot]"
-    )
+    finding = harness.bot_finding()
     result = harness.run(harness.review_reply('/riverbed suppress --reason "constant"', finding))
     assert result.staged is None and result.outputs["upload"] == "false"
     (reply,) = harness.replies()
@@ -147,10 +137,7 @@ def test_reply_to_finding_by_default_suggests_the_conversation_form(harness: Har
 
 def test_reply_to_finding_major_needs_accepted_risk(harness: Harness) -> None:
     harness.inputs["trusted-events"] = WITH_REPLIES
-    marker = format_finding_marker(FP, rule_id="B602", severity="major", path="src/app.py", line=2)
-    finding = harness.gh.add_review_comment(
-        pull=7, body=marker, path="src/app.py", line=2, user="github-actions[bot]"
-    )
+    finding = harness.bot_finding("B602", "major")
     result = harness.run(harness.review_reply("/riverbed suppress --reason meh", finding))
     assert result.staged is None and result.outputs["upload"] == "false"
     assert "accepted\\_risk" in harness.replies()[0] and "❌" in harness.replies()[0]
@@ -334,10 +321,7 @@ def test_artifact_uploaded_meanwhile_is_merged_before_staging(harness: Harness) 
 
 def test_refusal_of_a_useless_suppression_says_why_and_what_works(harness: Harness) -> None:
     harness.inputs["trusted-events"] = WITH_REPLIES
-    marker = format_finding_marker(FP, rule_id="E501", severity="major", path="src/app.py", line=2)
-    finding = harness.gh.add_review_comment(
-        pull=7, body=marker, path="src/app.py", line=2, user="github-actions[bot]"
-    )
+    finding = harness.bot_finding("E501", "major")
     result = harness.run(harness.review_reply("/riverbed suppress --reason generated", finding))
     assert result.staged is None
     reply = harness.replies()[0]

@@ -95,18 +95,11 @@ def test_promoting_an_unknown_candidate_fails_politely(harness: Harness) -> None
 
 
 def test_a_reply_suppression_records_the_findings_rule_for_learning(harness: Harness) -> None:
-    from riverbed.pr_review.markers import format_finding_marker
-
     # Replies change memory only where their runs are trusted (docs/ACTION.md, trust model).
     harness.inputs["trusted-events"] = (
         "push,schedule,workflow_dispatch,issue_comment,pull_request_review_comment"
     )
-    marker = format_finding_marker(
-        "0123456789abcdef", rule_id="S603", severity="minor", path="src/app.py", line=2
-    )
-    finding = harness.gh.add_review_comment(
-        pull=7, body=f"**S603**\n{marker}", path="src/app.py", line=2, user="github-actions[bot]"
-    )
+    finding = harness.bot_finding(title="**S603**")
     result = harness.run(harness.review_reply('/riverbed suppress --reason "constant"', finding))
     assert result.staged is not None
     (suppression,) = [e for e in result.staged["entries"] if e["type"] == "suppression"]
