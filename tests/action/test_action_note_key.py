@@ -6,7 +6,7 @@ from pathlib import Path
 
 from action_support import ActionHarness, ActionRun, entry, index_bytes
 
-from riverbed.index import note_key, storage
+from riverbed.index import note_key, notes, storage
 from riverbed.testing.github.server import FakeGitHub
 
 
@@ -31,7 +31,7 @@ def test_the_key_lives_in_the_runners_home_and_notes_beside_the_work_copy(
     state = home / ".local" / "state" / "riverbed"
     assert [p.name for p in state.iterdir()] == [note_key.KEY_NAME]
     work_lock = storage.lock_path(harness.runner_temp / "riverbed-work" / "index.json")
-    assert storage._VERIFIED.encode() in work_lock.read_bytes()
+    assert notes.PREFIX.encode() in work_lock.read_bytes()
     # The upload step uploads the index-path output, a file: never a lock file beside it.
     staged = harness.runner_temp / "riverbed-artifact" / "index.json"
     assert run.outputs["index-path"] == str(staged)
@@ -45,4 +45,4 @@ def test_an_unwritable_home_only_turns_the_notes_off(
     home.write_text("", encoding="utf-8")
     _run_with_home(harness, fake, home)
     work_lock = storage.lock_path(harness.runner_temp / "riverbed-work" / "index.json")
-    assert storage._VERIFIED.encode() not in work_lock.read_bytes()
+    assert notes.PREFIX.encode() not in work_lock.read_bytes()
