@@ -204,20 +204,21 @@ def append_batch(path: Path, work: Path, runs: int, batch: int = 1000) -> list[R
 
 
 def _count_writes(action: Callable[[], object], setup: Callable[[], None]) -> int:
-    original = storage.write_index_atomic
+    # Both the full path and a splice write through storage's `write_bytes_atomic`.
+    original = storage.write_bytes_atomic
     calls = 0
 
-    def counting(path: Path, index: dict[str, object]) -> None:
+    def counting(*args: Any, **kwargs: Any) -> None:
         nonlocal calls
         calls += 1
-        original(path, index)
+        original(*args, **kwargs)
 
     setup()
-    storage.write_index_atomic = counting  # type: ignore[assignment]
+    storage.write_bytes_atomic = counting  # type: ignore[assignment]
     try:
         action()
     finally:
-        storage.write_index_atomic = original  # type: ignore[assignment]
+        storage.write_bytes_atomic = original  # type: ignore[assignment]
     return calls
 
 

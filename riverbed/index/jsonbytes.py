@@ -19,9 +19,9 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # when its exponent is -5, -6 or +16…+20 (JavaScript spells those out), so only lines holding
 # one of these markers need a second look; finding them is a fast substring search.
 _MARKERS = (b".0\n", b".0,\n", b"e-5", b"e-6", b"e+1", b"e+2")
-# The same markers as three patterns with literal prefixes, which the regex engine finds
+# The same markers as two patterns with literal prefixes, which the regex engine finds
 # faster than six substring searches.
-_MARKER_PATTERNS = tuple(map(re.compile, (rb"\.0,?\n", rb"e-[56]", rb"e\+[12]")))
+_MARKER_PATTERNS = tuple(map(re.compile, (rb"\.0,?\n", rb"e(?:-[56]|\+[12])")))
 #: How deeply objects and arrays may nest in an index or an entry (the index object is level
 #: 1, an entry level 3). orjson reads 1024 levels but writes only 254, and Python's json and
 #: recursive walks fail near 1000, so anything deeper than this is refused when read.

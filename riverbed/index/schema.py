@@ -94,6 +94,31 @@ def entry_problems(entry: Any) -> list[str]:
     return problems
 
 
+@functools.cache
+def _each_validator(name: str) -> jsonschema_rs.Validator:
+    """A strict validator of an array each of whose items must be valid against schema `name`."""
+    wrapper = {
+        "$schema": load_schema(name)["$schema"],
+        "type": "array",
+        "items": {"$ref": _BASE + name},
+    }
+    return jsonschema_rs.validator_for(
+        wrapper, registry=_registry(), validate_formats=True, formats=_FORMATS
+    )
+
+
+def entries_valid(entries: list[Any]) -> bool:
+    """Whether `entry_problems` is empty for every entry (objects; one validation of them all)."""
+    contexts = [
+        {} if entry.get("context") is None else entry["context"]
+        for entry in entries
+        if entry.get("type") == "suppression"
+    ]
+    return _each_validator(ENTRY_SCHEMA).is_valid(entries) and _each_validator(
+        SUPPRESSION_CONTEXT_SCHEMA
+    ).is_valid(contexts)
+
+
 def check_entry(entry: Any) -> None:
     """Raise InvalidEntryError naming the entry and its first problems unless it is valid."""
     problems = entry_problems(entry)

@@ -2,67 +2,96 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
+
+import orjson
 
 # Shapes are delimited by "no letter or digit next to it" rather than `\b`, so a token
 # glued to an underscore (`X_ghp_…`) is still found.
 _ALONE = r"(?<![A-Za-z0-9])"
 _END = r"(?![A-Za-z0-9])"
-# (kind, anchor, shape): the anchor is a literal every match of the shape contains; one
-# search for any anchor rules out almost all text before the shapes are tried one by one.
-_PATTERNS: tuple[tuple[str, str, str], ...] = (
+# (kind, anchors, shape): every match of the shape contains one of its anchors, literals
+# searched for all at once (see `_anchor_pattern`) before the shapes are tried one by one.
+_PATTERNS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     (
         "GitHub token",
-        r"gh[pousr]_",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
         _ALONE + r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}" + _END,
     ),
     (
         "GitHub fine-grained token",
-        r"github_pat_",
+        ("github_pat_",),
         _ALONE + r"github_pat_[A-Za-z0-9_]{22,}" + _END,
     ),
     (
         "AWS access key id",
-        r"A[KS]IA|ABIA|ACCA",
+        ("AKIA", "ASIA", "ABIA", "ACCA"),
         _ALONE + r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}" + _END,
     ),
     (
         "AWS secret access key",
-        r"[Aa][Ww][Ss]",
+        tuple(map("".join, itertools.product("Aa", "Ww", "Ss"))),
         # Not `\b` at the end: a base64 key may end in `/` or `+`, after which `\b` fails.
         r"(?i)aws.{0,20}(?:secret|key).{0,20}[\"'=: ]+[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])",
     ),
     (
         "private key block",
-        r"-----BEGIN ",
+        ("-----BEGIN ",),
         r"-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY( BLOCK)?-----",
     ),
-    ("Slack token", r"xox", _ALONE + r"xox[abposr]-[A-Za-z0-9-]{10,}" + _END),
-    ("Slack app token", r"xapp-", _ALONE + r"xapp-[0-9]-[A-Za-z0-9-]{10,}" + _END),
+    ("Slack token", ("xox",), _ALONE + r"xox[abposr]-[A-Za-z0-9-]{10,}" + _END),
+    ("Slack app token", ("xapp-",), _ALONE + r"xapp-[0-9]-[A-Za-z0-9-]{10,}" + _END),
     (
         "Slack webhook URL",
-        r"hooks\.slack\.com",
+        ("hooks.slack.com",),
         r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{16,}",
     ),
-    ("GitLab token", r"glpat-", _ALONE + r"glpat-[A-Za-z0-9_.-]{20,}" + _END),
-    ("Google API key", r"AIza", _ALONE + r"AIza[0-9A-Za-z_\-]{35}" + _END),
+    ("GitLab token", ("glpat-",), _ALONE + r"glpat-[A-Za-z0-9_.-]{20,}" + _END),
+    ("Google API key", ("AIza",), _ALONE + r"AIza[0-9A-Za-z_\-]{35}" + _END),
     (
         "Stripe secret key",
-        r"_live_",
+        ("_live_",),
         _ALONE + r"(?:sk|rk)_live_[0-9A-Za-z]{20,}" + _END,
     ),
-    ("OpenAI API key", r"sk-", _ALONE + r"sk-(?:proj-)?[A-Za-z0-9_\-]{32,}" + _END),
-    ("Anthropic API key", r"sk-ant-", _ALONE + r"sk-ant-[A-Za-z0-9_\-]{32,}" + _END),
-    ("npm token", r"npm_", _ALONE + r"npm_[A-Za-z0-9]{36}" + _END),
+    ("OpenAI API key", ("sk-",), _ALONE + r"sk-(?:proj-)?[A-Za-z0-9_\-]{32,}" + _END),
+    ("Anthropic API key", ("sk-ant-",), _ALONE + r"sk-ant-[A-Za-z0-9_\-]{32,}" + _END),
+    ("npm token", ("npm_",), _ALONE + r"npm_[A-Za-z0-9]{36}" + _END),
     (
         "JSON web token",
-        r"eyJ",
+        ("eyJ",),
         _ALONE + r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
     ),
 )
-_ANCHORS = re.compile("|".join(anchor for _, anchor, _ in _PATTERNS))
+#: Characters from rarest to commonest in review text (a guess that only affects speed).
+_RARITY = "JQXZKVWYBFGHMPUCDLNORSTEIAjqxz_kwvb-.yfgmpuhcdlontesria "
+
+
+def _rank(char: str) -> int:
+    return _RARITY.index(char) if char in _RARITY else len(_RARITY)
+
+
+def _anchor_pattern() -> str:
+    """A regex matching exactly where an anchor ends, led by each anchor's rarest character.
+
+    `re` skips ahead to a possible first character of a match and tries the alternatives
+    only there, so each anchor `a` is spelled from its rarest character `a[k]` on, with a
+    lookbehind for the whole of it: `a[k:](?<=a)` matches where and only where `a` occurs.
+    """
+    by_first: dict[str, list[str]] = {}
+    for _, anchors, _ in _PATTERNS:
+        for anchor in anchors:
+            k = min(range(len(anchor)), key=lambda i: _rank(anchor[i]))
+            rest = re.escape(anchor[k + 1 :]) + f"(?<={re.escape(anchor)})"
+            by_first.setdefault(anchor[k], []).append(rest)
+    return "|".join(f"{re.escape(c)}(?:{'|'.join(rests)})" for c, rests in by_first.items())
+
+
+_ANCHORS = re.compile(_anchor_pattern())
+#: The same over UTF-8 JSON text (anchors are ASCII, and no JSON escape touches their bytes).
+_JSON_ANCHORS = re.compile(_anchor_pattern().encode())
 _SHAPES = tuple((kind, re.compile(shape)) for kind, _, shape in _PATTERNS)
 
 
@@ -90,8 +119,33 @@ def secret_kind(text: str) -> str | None:
     return None
 
 
+def json_may_hold_secret(text: bytes) -> bool:
+    """Whether JSON text as orjson writes it holds an anchor (False: no string in it can).
+
+    Each string's text is in the JSON text whole but for escapes (of `"`, `\\` and control
+    characters), and no anchor holds one of those, so no anchor in a string is missed.
+    """
+    return _JSON_ANCHORS.search(text) is not None
+
+
+def may_hold_secret(value: Any) -> bool:
+    """Whether some string of `value`, key or value, might hold a credential (False is sure).
+
+    One search over `value` as JSON text replaces one per string. orjson writes every `str`,
+    `dict` and `list` whole and refuses their subclasses (whose keys or items `find_secret`
+    might read otherwise), and whatever else it writes only adds text.
+    """
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_PASSTHROUGH_SUBCLASS)
+    except TypeError:  # a subclass, a key that is not a `str`, a lone surrogate, a big int
+        return True
+    return json_may_hold_secret(text)
+
+
 def find_secret(entry: Any) -> tuple[str, str] | None:
     """(field path, kind) of the first credential-shaped string in an entry, or None."""
+    if not may_hold_secret(entry):
+        return None
     for path, text in _strings(entry, "$"):
         kind = secret_kind(text)
         if kind:

@@ -8,6 +8,8 @@ Under that layout a byte search is exact; anything unexpected returns None (full
 
 from __future__ import annotations
 
+import re
+
 from riverbed.index.jsonbytes import dumps_js
 from riverbed.index.model import Entry
 
@@ -17,6 +19,14 @@ _ENTRY_START = b"\n    {\n"
 _ENTRY_END = b"\n    }"
 _CLOSE = b"\n  ]"
 _BETWEEN = b"\n    },\n    {\n"
+_ID_LINE = b'\n      "id": '
+#: An id member line (at indent 6, so an entry's own): the id's spelling runs to the line's
+#: last quote, as a string holds no raw newline (a comma may follow).
+_ID_MEMBER = re.compile(re.escape(_ID_LINE) + rb'("[^\n]*")')
+#: An entry's opening and first member: its id's spelling when that member is the id, else
+#: empty. `{` ending a line followed by one at indent 6 opens an entry (lines at indent 4
+#: inside the array are only entries' `{` and `}`), and `{` is rarer than a newline.
+_FIRST_MEMBER = re.compile(rb'\{\n      "(?:id": ("[^\n]*")|(?!id": "))')
 
 
 def entry_bytes(entry: Entry) -> bytes:
@@ -28,14 +38,18 @@ def entries_bytes(entries: list[Entry]) -> list[bytes]:
     """`entry_bytes` of each entry, from one serialization of them all."""
     if len(entries) < 2:
         return [entry_bytes(e) for e in entries]
-    # `[\n  {…},\n  {…}\n]` re-indented by 2 puts each item at indent 4, where the only
-    # `},` + `{` line pair is the boundary between two items.
-    inner = b"  " + dumps_js(entries)[2:-3].replace(b"\n", b"\n  ")
-    parts = inner.split(_BETWEEN)
+    # In the block the only `},` + `{` line pair is the boundary between two items.
+    parts = _block(entries).split(_BETWEEN)
     parts[0] += _ENTRY_END
     parts[-1] = b"    {\n" + parts[-1]
     parts[1:-1] = [b"    {\n" + part + _ENTRY_END for part in parts[1:-1]]
     return parts
+
+
+def _block(entries: list[Entry]) -> bytes:
+    """`entry_bytes` of each of `entries` (at least one) joined by `,\n`, serialized at once."""
+    # `[\n  {…},\n  {…}\n]\n` re-indented by 2 is `[\n` + exactly that + `\n  ]\n  `.
+    return dumps_js(entries).replace(b"\n", b"\n  ")[2:-7]
 
 
 def _entries_span(data: bytes) -> tuple[int, int] | None:
@@ -59,18 +73,49 @@ def find_entry(data: bytes, entry_id: str) -> tuple[int, int] | None:
     quoted = dumps_js(entry_id)[:-1]
     # An entry's own members are the only lines at indent 6 inside the array, and the id
     # is compared as its exact JSON spelling (escapes included) up to the line's end.
-    key = b'\n      "id": ' + quoted
+    key = _ID_LINE + quoted
     position = data.find(key, start, close)
     while position != -1:
         after = position + len(key)
         if data.startswith((b",\n", b"\n    }"), after):
-            first = data.rfind(_ENTRY_START, start, position + 1)
-            last = data.find(_ENTRY_END, after - 1, close + 1)
-            if first == -1 or last == -1:
-                return None
-            return first + 1, last + len(_ENTRY_END)
+            return _span_around(data, start, close, position)
         position = data.find(key, after, close)
     return None
+
+
+def _span_around(data: bytes, start: int, close: int, line: int) -> tuple[int, int] | None:
+    """The span of the entry holding the member line that starts at `line`."""
+    first = data.rfind(_ENTRY_START, start, line + 1)
+    last = data.find(_ENTRY_END, line, close + 1)
+    if first == -1 or last == -1:
+        return None
+    return first + 1, last + len(_ENTRY_END)
+
+
+def entry_ids(data: bytes) -> list[bytes]:
+    """The JSON spelling of every entry's id, in file order, from one scan of the array."""
+    span = _entries_span(data)
+    if span is None:
+        return []
+    # Entries usually start with their id: one match per entry gives them all, unless one
+    # starts with another member (an empty match); then every id member line is sought.
+    firsts = _FIRST_MEMBER.findall(data, *span)
+    return _ID_MEMBER.findall(data, *span) if b"" in firsts else firsts
+
+
+def entry_spans(data: bytes, spellings: set[bytes]) -> dict[bytes, tuple[int, int]]:
+    """The span of each entry whose id is spelled as one of `spellings` (see `entry_ids`)."""
+    span = _entries_span(data)
+    if span is None or not spellings:
+        return {}
+    start, close = span
+    found: dict[bytes, tuple[int, int]] = {}
+    for match in _ID_MEMBER.finditer(data, start, close):
+        if match.group(1) in spellings:
+            around = _span_around(data, start, close, match.start())
+            if around is not None:
+                found[match.group(1)] = around
+    return found
 
 
 def top_level_key(data: bytes, key: str) -> bool:
@@ -88,7 +133,7 @@ def append(data: bytes, entries: list[Entry]) -> tuple[bytes, int] | None:
     bytes are unchanged; None if `data` is not laid out as expected."""
     if not entries:
         return data, len(data)
-    added = b",\n".join(entry_bytes(e) for e in entries)
+    added = _block(entries)
     span = _entries_span(data)
     if span is not None:
         close = span[1]

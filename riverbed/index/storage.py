@@ -34,7 +34,7 @@ from riverbed.index.jsonbytes import (
 from riverbed.index.model import Index, empty_index
 from riverbed.index.schema import structural_problems
 from riverbed.index.secrets import secret_kind
-from riverbed.index.write_checks import check_entry_written, check_written
+from riverbed.index.write_checks import check_entries_written, check_written
 
 #: How long a writer waits for another process's lock before giving up (seconds).
 DEFAULT_LOCK_TIMEOUT = 30.0
@@ -332,16 +332,19 @@ def _try_fast(
         return False, None, proof.hexdigest
     if new_data is None:
         return True, result, proof.hexdigest
-    for old, new in written:
-        check_entry_written(old, new)
+    # Changed entries are checked in many small steps, which would starve the writing thread
+    # of the interpreter lock: before the write. New ones are checked in a few long calls (one
+    # serialization, one search), beside the thread's write and fsync, which need no lock; a
+    # refusal there removes the temp file and replaces nothing.
+    check_entries_written([pair for pair in written if pair[0] is not None])
     digests: list[str] = []
 
-    def hash_new() -> None:
-        # hashlib drops the interpreter lock, so this and the writing thread run side by side
-        # (a check written here would hold the lock and starve the writer).
+    def check_and_hash() -> None:
+        check_entries_written([pair for pair in written if pair[0] is None])
+        # hashlib drops the interpreter lock too, so this runs beside the writing thread.
         digests.append(proof.digest_of(new_data, same))
 
-    write_bytes_atomic(path, new_data, what="the index", meanwhile=hash_new)
+    write_bytes_atomic(path, new_data, what="the index", meanwhile=check_and_hash)
     held.remember(new_data, digests[0])
     return True, result, proof.hexdigest
 
@@ -355,7 +358,7 @@ def update_index(
     """Lock, read (refusing a corrupt file), apply `change`, write only if it changed anything.
 
     This is the one update path: every entry a change adds or alters is checked (nesting
-    depth, secrets) before anything is written. When the file is proven canonical and valid
+    depth, secrets) before the file is replaced. When the file is proven canonical and valid
     (see `Held`), `fast` may edit its bytes in place, and otherwise the file is parsed
     without being validated again.
     """

@@ -21,12 +21,20 @@ from riverbed.index.dates import (
 from riverbed.index.jsonbytes import loads
 from riverbed.index.lifecycle import ExpireReport
 from riverbed.index.model import INDEX_VERSION, Entry, Index
-from riverbed.index.schema import INDEX_SCHEMA, check_entry, describe, entry_problems, validator
+from riverbed.index.schema import (
+    INDEX_SCHEMA,
+    check_entry,
+    describe,
+    entries_valid,
+    entry_problems,
+    validator,
+)
 from riverbed.index.storage import read_index, update_index
 
 PathLike = str | os.PathLike[str]
-#: Up to this many entries an append edits the file's bytes in place (see storage.Held).
-_SPLICED_BATCH = 8
+#: Up to this many ids an append looks each up in the file's bytes; for more, one scan of
+#: the file collects every id (it costs about as much as this many look-ups).
+_SEARCHED_BATCH = 4
 #: What an in-place append returns to the update path (see storage.FastChange).
 _Spliced = tuple[bytes | None, int, "AppendReport", list[tuple[None, Entry]]]
 
@@ -100,8 +108,10 @@ def append_entries(
 ) -> AppendReport:
     """Validate every entry, then append them all with one read and one write."""
     batch = list(entries)
-    for entry in batch:
-        _check_new(entry)
+    # One validation of them all; when it finds a problem, each is checked to name it.
+    if not all(isinstance(entry, dict) for entry in batch) or not entries_valid(batch):
+        for entry in batch:
+            _check_new(entry)
     moment = now or utc_now()
 
     def change(index: Index) -> tuple[Index, bool, AppendReport]:
@@ -114,14 +124,15 @@ def append_entries(
             new_index["generatedAt"] = format_timestamp(moment)
         return new_index, True, report
 
-    def fast(
-        data: bytes,
-    ) -> tuple[bytes | None, int, AppendReport, list[tuple[None, Entry]]] | None:
-        # A handful of entries is spliced in; a big batch is one full write anyway, and an
-        # index carrying `generatedAt` needs it refreshed.
-        if len(batch) > _SPLICED_BATCH or splice.top_level_key(data, "generatedAt"):
+    def fast(data: bytes) -> _Spliced | None:
+        # An index carrying `generatedAt` needs it refreshed: the full path does that.
+        if splice.top_level_key(data, "generatedAt"):
             return None
-        added, report = _sort_batch(batch, lambda entry_id: _entry_in(data, entry_id))
+        try:
+            existing = _existing_in(data, {entry["id"] for entry in batch})
+        except (ValueError, TypeError):  # bytes not laid out as proven ones are
+            return None
+        added, report = _sort_batch(batch, existing.get)
         if not added:
             return None, 0, report, []
         spliced = splice.append(data, added)
@@ -134,12 +145,29 @@ def append_entries(
     return result
 
 
-def _entry_in(data: bytes, entry_id: str) -> Entry | None:
-    span = splice.find_entry(data, entry_id)
-    if span is None:
-        return None
-    entry: Entry = loads(data[span[0] : span[1]])
-    return entry
+def _existing_in(data: bytes, ids: set[str]) -> dict[str, Entry]:
+    """The entries of the index bytes `data` whose id is one of `ids`, by id."""
+    if len(ids) <= _SEARCHED_BATCH:
+        looked_up = {entry_id: splice.find_entry(data, entry_id) for entry_id in ids}
+        found = {entry_id: span for entry_id, span in looked_up.items() if span is not None}
+    else:
+        # One scan for every id in the file, parsed at once (so compared as the full path
+        # compares them: as strings), then the entries of the ids taken.
+        spellings = splice.entry_ids(data)
+        in_file: list[str] = loads(b"[" + b",".join(spellings) + b"]")
+        taken = ids.intersection(in_file)
+        if not taken:
+            return {}
+        spelled = {
+            spelling: entry_id
+            for entry_id, spelling in zip(in_file, spellings, strict=True)
+            if entry_id in taken
+        }
+        spans = splice.entry_spans(data, set(spelled))
+        found = {spelled[spelling]: span for spelling, span in spans.items()}
+    view = memoryview(data)
+    entries: list[Entry] = loads(b"[" + b",".join(view[a:b] for a, b in found.values()) + b"]")
+    return dict(zip(found, entries, strict=True))
 
 
 def _sort_batch(

@@ -5,11 +5,13 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import orjson
+
 from riverbed.errors import InvalidEntryError, SecretInEntryError
-from riverbed.index.jsonbytes import MAX_DEPTH, too_deep
+from riverbed.index.jsonbytes import MAX_DEPTH, indented_too_deep, too_deep
 from riverbed.index.model import STATUSES, Entry, Index
 from riverbed.index.schema import load_schema
-from riverbed.index.secrets import find_secret, secret_kind
+from riverbed.index.secrets import find_secret, json_may_hold_secret, secret_kind
 
 # In the index an entry is level 3 (index object, entries array, entry), so it may nest
 # two levels fewer than the index may.
@@ -101,14 +103,54 @@ def check_entry_written(old: Entry | None, new: Entry) -> None:
         )
 
 
+#: How many new entries one look clears at most (it serializes them together).
+_CHUNK = 512
+
+
+def _clear(entries: list[Any]) -> bool:
+    """Whether no entry nests too deep or holds an anchor of a credential (False: look closer).
+
+    One serialization answers both: orjson's indentation is the nesting depth (an entry is
+    level 2 of the list, so it is within its limit when the list is within one more), and
+    its text holds every string whole (see `json_may_hold_secret`). Whatever orjson cannot
+    write, or subclasses of `dict`, `list` and `str`, are looked at closer.
+    """
+    try:
+        pretty = orjson.dumps(entries, option=orjson.OPT_INDENT_2 | orjson.OPT_PASSTHROUGH_SUBCLASS)
+    except TypeError:
+        return False
+    return not indented_too_deep(pretty, _ENTRY_LIMIT + 1) and not json_may_hold_secret(pretty)
+
+
+def check_entries_written(pairs: list[tuple[Entry | None, Entry]]) -> None:
+    """`check_entry_written` of each (old, new) pair, in order; a few looks clear most new ones."""
+    # A changed entry's check looks only at what changed, which is cheaper than this. New
+    # ones are looked at a chunk at a time (a hit costs its chunk one more look per entry).
+    added = [new for old, new in pairs if old is None]
+    cleared: set[int] = set()
+    for start in range(0, len(added), _CHUNK):
+        chunk = added[start : start + _CHUNK]
+        if _clear(chunk):
+            cleared.update(map(id, chunk))
+        elif len(chunk) > 1:
+            cleared.update(id(new) for new in chunk if _clear([new]))
+    for old, new in pairs:
+        if old is None and id(new) in cleared:
+            continue
+        check_entry_written(old, new)
+
+
 def check_written(before: Index | None, after: Index) -> None:
     """Check every entry of `after` that is not, unchanged, in `before` (the one write check)."""
     previous = [] if before is None else before["entries"]
     kept = set(map(id, previous))
     by_id: dict[Any, Entry] | None = None
+    pairs: list[tuple[Entry | None, Entry]] = []
     for entry in after["entries"]:
         if id(entry) in kept:
             continue
         if by_id is None:
             by_id = {e.get("id"): e for e in previous if isinstance(e, dict)}
-        check_entry_written(by_id.get(entry.get("id")), entry)
+        pairs.append((by_id.get(entry.get("id")), entry))
+    if pairs:
+        check_entries_written(pairs)

@@ -7,18 +7,25 @@ command and the MCP `deposit` tool.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import string
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import reliability_support as support
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
-from riverbed import SecretInEntryError, append_entries, append_entry
+from riverbed import InvalidEntryError, SecretInEntryError, append_entries, append_entry
+from riverbed.index import secrets, write_checks
+from riverbed.index.jsonbytes import MAX_DEPTH
 
 _rng = random.Random(20261130)
 
@@ -177,3 +184,140 @@ def test_mcp_deposit_refuses_a_token(index_path: Path) -> None:
         assert "looks like a" in text, (what, text)
         support.count("secret deposits refused (MCP)")
     assert index_path.read_bytes() == before
+
+
+# The scan's prefilter (one search over an entry's JSON text, then the per-string scan only on
+# a hit) against the scan as it was: one anchor search per string. Never a miss allowed.
+OLD_ANCHORS = re.compile(
+    "|".join(
+        [
+            r"gh[pousr]_",
+            r"github_pat_",
+            r"A[KS]IA|ABIA|ACCA",
+            r"[Aa][Ww][Ss]",
+            r"-----BEGIN ",
+            r"xox",
+            r"xapp-",
+            r"hooks\.slack\.com",
+            r"glpat-",
+            r"AIza",
+            r"_live_",
+            r"sk-",
+            r"sk-ant-",
+            r"npm_",
+            r"eyJ",
+        ]
+    )
+)
+
+
+def old_secret_kind(text: str) -> str | None:
+    if not OLD_ANCHORS.search(text):
+        return None
+    for kind, shape in secrets._SHAPES:
+        if shape.search(text):
+            return kind
+    return None
+
+
+def old_strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield f"{path} (a key)", str(key)
+            yield from old_strings(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for position, item in enumerate(value):
+            yield from old_strings(item, f"{path}[{position}]")
+
+
+def old_find_secret(entry: Any) -> tuple[str, str] | None:
+    for path, text in old_strings(entry, "$"):
+        kind = old_secret_kind(text)
+        if kind:
+            return path, kind
+    return None
+
+
+#: Pieces that make anchors, near-anchors and whole tokens likely, with what JSON escapes.
+FRAGMENTS = [
+    *("gh", "p_", "o_", "github_", "pat_", "AK", "IA", "AS", "ACCA", "ABIA", "AI", "za"),
+    *("aw", "AW", "s", "S", "-----", "BEGIN ", "xo", "x", "app-", "hooks.", "slack.com"),
+    *("gl", "pat-", "_live_", "sk", "-", "ant-", "npm", "_", "ey", "J", "eyJ", "."),
+    *('"', "\\", "\n", "\u0000", "\u2028", "é", "🦀", " ", "=", "key"),
+    *TOKENS.values(),
+]
+TEXTS = st.lists(
+    st.sampled_from(FRAGMENTS) | st.text(st.characters(exclude_categories=("Cs",)), max_size=3),
+    max_size=8,
+).map("".join)
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63) | st.floats(allow_nan=False) | TEXTS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXTS, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=support.scale(1500, 20000), deadline=None, database=None)
+@given(value=VALUES)
+def test_the_prefilter_never_misses_what_the_per_string_scan_finds(value: Any) -> None:
+    found = old_find_secret(value)
+    event("a credential" if found else "an anchor" if secrets.may_hold_secret(value) else "none")
+    if found is not None:
+        assert secrets.may_hold_secret(value)
+        assert write_checks._clear([value]) is False
+    assert secrets.find_secret(value) == found
+    for _, text in old_strings(value, "$"):
+        assert bool(secrets._ANCHORS.search(text)) == bool(OLD_ANCHORS.search(text))
+        assert secrets.secret_kind(text) == old_secret_kind(text)
+
+
+def test_every_anchor_is_seen_in_every_spot_of_json_text() -> None:
+    anchors = [a for _, listed, _ in secrets._PATTERNS for a in listed]
+    assert len(anchors) == 29
+    for anchor in anchors:
+        assert OLD_ANCHORS.fullmatch(anchor), anchor  # the same language as before
+        for text in (anchor, f'"{anchor}\\', f"\n{anchor}\u0000", f"é{anchor}🦀"):
+            for value in (text, [1, text], {text: None}, {"k": {"deep": [text]}}):
+                assert secrets.may_hold_secret(value), (anchor, value)
+                assert secrets.json_may_hold_secret(json.dumps(value).encode())
+
+
+def nested_around(levels: int, inner: Any) -> Any:
+    for _ in range(levels):
+        inner = [inner]
+    return inner
+
+
+@st.composite
+def new_entries(draw: st.DrawFn) -> dict[str, Any]:
+    """Entry-shaped values: maybe a credential anywhere, maybe nesting about the limit."""
+    entry = {"id": draw(TEXTS), "content": draw(VALUES), "context": {draw(TEXTS): draw(VALUES)}}
+    if draw(st.integers(0, 4)) == 0:
+        inner = draw(st.sampled_from([1, [], {}, "x"]))
+        entry["context"]["deep"] = nested_around(draw(st.integers(MAX_DEPTH - 8, MAX_DEPTH)), inner)
+    return entry
+
+
+def outcome(check: Callable[[], None]) -> tuple[str, str] | None:
+    try:
+        check()
+    except InvalidEntryError as refused:
+        return type(refused).__name__, str(refused)
+    return None
+
+
+@settings(max_examples=support.scale(400, 5000), deadline=None, database=None)
+@given(entries=st.lists(new_entries(), max_size=9), chunk=st.integers(1, 4))
+def test_checking_new_entries_together_refuses_as_one_by_one(
+    entries: list[dict[str, Any]], chunk: int
+) -> None:
+    def one_by_one() -> None:
+        for entry in entries:
+            write_checks.check_entry_written(None, entry)
+
+    with mock.patch.object(write_checks, "_CHUNK", chunk):
+        together = outcome(lambda: write_checks.check_entries_written([(None, e) for e in entries]))
+    event("refused" if together else "accepted")
+    assert together == outcome(one_by_one)

@@ -9,23 +9,29 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import reliability_support as support
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
+from benchmarks.generate import make_index, new_entries
 from riverbed import (
     CorruptIndexError,
     DuplicateEntryError,
+    InvalidEntryError,
     append_entries,
     append_entry,
     expire_entries,
 )
 from riverbed.index import splice, storage
-from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.jsonbytes import MAX_DEPTH, dumps_js
 from riverbed.index.model import Index
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -296,3 +302,154 @@ def test_entries_serialized_together_match_one_by_one(count: int) -> None:
         entry("t-e", context={"empty": []}),
     ][:count]
     assert splice.entries_bytes(tricky) == [splice.entry_bytes(e) for e in tricky]
+
+
+# Batches beyond a handful: one scan of the proven bytes finds every id already taken.
+ODD_IDS = ['q"', "b\\s", "é", "🦀", "\u0001", "tab\t", "a", "ab", "id", "x\\u0041", "\u2028"]
+IDS = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=5)
+IDS = IDS | st.sampled_from(ODD_IDS)
+
+
+def decoyed(entry_id: str, other: str, draw: st.DrawFn) -> dict[str, Any]:
+    """An entry whose context or content may mention another id as an `"id"` member would."""
+    extra: dict[str, Any] = {}
+    if draw(st.booleans()):
+        extra["context"] = {"id": other, "nested": {"id": other}}
+    if draw(st.booleans()):
+        extra["content"] = f'says "id": {json.dumps(other)} and\n      "id": {json.dumps(other)}'
+    return entry(entry_id, **extra)
+
+
+@st.composite
+def appends(draw: st.DrawFn) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(an index, a batch of new entries, repeats within it, re-appends, maybe a conflict)."""
+    ids = draw(st.lists(IDS, min_size=9, max_size=40, unique=True))
+    split = draw(st.integers(0, len(ids) - 9))
+    old = [decoyed(i, draw(st.sampled_from(ids)), draw) for i in ids[:split]]
+    if old and draw(st.booleans()):  # an entry whose id is not its first member
+        at = draw(st.integers(0, len(old) - 1))
+        old[at] = dict(reversed(list(old[at].items())))
+    new = [decoyed(i, draw(st.sampled_from(ids)), draw) for i in ids[split:]]
+    batch = [*new]
+    for _ in range(draw(st.integers(0, 6))):  # identical again, in the batch or from the file
+        again = draw(st.sampled_from(new + old))
+        if draw(st.booleans()):
+            again = dict(reversed(list(again.items())))
+        batch.insert(draw(st.integers(0, len(batch))), again)
+    if draw(st.booleans()):  # an id taken with other content: the whole batch is refused
+        taken = draw(st.sampled_from(ids))
+        batch.insert(draw(st.integers(0, len(batch))), entry(taken, content="another body"))
+    index = {"entries": old, "version": "1"}
+    return (index if draw(st.booleans()) else {"version": "1", "entries": old}), batch
+
+
+def append_both_ways(tmp: Path, data: bytes, batch: list[dict[str, Any]]) -> list[Any]:
+    """(outcome, bytes after, parses) of the batch on a proven copy, then an unproven one."""
+    results = []
+    for name, proven_copy in (("fast", True), ("full", False)):
+        path = tmp / name / "index.json"
+        shutil.rmtree(path.parent, ignore_errors=True)
+        path.parent.mkdir(parents=True)
+        path.write_bytes(data)
+        if proven_copy:
+            with storage.locked(path) as held:
+                held.remember(data)
+        with mock.patch.object(storage, "_parse", wraps=storage._parse) as parse:
+            try:
+                outcome: Any = append_entries(path, batch)
+            except DuplicateEntryError as refused:
+                outcome = ("refused", str(refused))
+        results.append((outcome, path.read_bytes(), parse.call_count))
+    return results
+
+
+@settings(
+    max_examples=support.scale(120, 1500),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(case=appends())
+def test_a_big_batch_on_a_proven_file_writes_the_full_paths_bytes(
+    tmp_path: Path, case: tuple[dict[str, Any], list[dict[str, Any]]]
+) -> None:
+    index, batch = case
+    data = dumps_js(index)
+    assume(storage._parse(data, "generated")[1])  # riverbed proves canonical files only
+    (fast, fast_bytes, fast_parses), (full, full_bytes, full_parses) = append_both_ways(
+        tmp_path, data, batch
+    )
+    assert (fast, fast_bytes) == (full, full_bytes)
+    assert (fast_parses, full_parses) == (0, 1), "the proven copy is spliced, not parsed"
+    if isinstance(fast, tuple):
+        assert fast_bytes == data, "a refused batch writes nothing"
+    else:
+        assert len(fast.appended) + len(fast.unchanged) == len(batch)
+
+
+def test_a_big_batch_with_odd_ids_is_spliced_and_refuses_a_changed_duplicate(
+    index_path: Path, parses: list[str]
+) -> None:
+    first = [entry(i) for i in ODD_IDS[:5]]
+    append_entries(index_path, first)
+    rest = [entry(i, context={"id": ODD_IDS[0]}) for i in ODD_IDS[5:]]
+    report = append_entries(index_path, [*rest, first[1], *rest[:2], entry("new-" + ODD_IDS[0])])
+    assert report.appended == (*ODD_IDS[5:], "new-" + ODD_IDS[0])
+    assert report.unchanged == (ODD_IDS[1], *ODD_IDS[5:7])
+    after = index_path.read_bytes()
+    assert after == expected(index_path, *first, *rest, entry("new-" + ODD_IDS[0]))
+    for clash in (ODD_IDS[3], ODD_IDS[8]):  # from the first batch, from the second
+        big = [entry(f"more-{n}") for n in range(12)]
+        with pytest.raises(DuplicateEntryError, match=re.escape(repr(clash))):
+            append_entries(index_path, [*big, entry(clash, content="another body")])
+        assert index_path.read_bytes() == after
+    assert parses == []
+
+
+def test_a_big_batch_into_the_benchmark_file_matches_the_full_path(tmp_path: Path) -> None:
+    index = make_index(2_000)
+    old = index["entries"]
+    batch = [
+        *new_entries(300, 8_000_000),
+        old[5],
+        old[-1],
+        *new_entries(3, 8_000_000),  # the batch's own first three again
+    ]
+    (fast, fast_bytes, fast_parses), (full, full_bytes, _) = append_both_ways(
+        tmp_path, dumps_js(index), batch
+    )
+    assert (fast, fast_bytes, fast_parses) == (full, full_bytes, 0)
+    assert len(fast.appended) == 300 and len(fast.unchanged) == 5
+
+
+def nested(levels: int, inner: Any = 1) -> Any:
+    """`levels` nested arrays around `inner`."""
+    for _ in range(levels):
+        inner = [inner]
+    return inner
+
+
+def test_a_refused_big_batch_writes_nothing_and_leaves_no_temp_file(
+    index_path: Path, parses: list[str]
+) -> None:
+    # In the index an entry is level 3 and its context 4: MAX_DEPTH - 4 arrays fit in it.
+    edge = [
+        entry("r-edge", context={"x": nested(MAX_DEPTH - 4)}),
+        entry("r-edge-empty", context={"x": nested(MAX_DEPTH - 5, []), "e": [[{}]]}),
+    ]
+    append_entries(index_path, [*edge, *(entry(f"r-{n}") for n in range(10))])
+    before = index_path.read_bytes()
+    token = "gh" + "p_" + "a1" * 18
+    refusals = {
+        "looks like a GitHub token": entry("r-secret", context={"k": [f"use {token}"]}),
+        "nests objects and arrays too deep": entry("r-deep", context={"x": nested(MAX_DEPTH - 3)}),
+        "nests objects and arrays": entry("r-empty", context={"x": nested(MAX_DEPTH - 4, [])}),
+    }
+    for reason, bad in refusals.items():
+        batch = [*(entry(f"r-new-{n}") for n in range(20)), bad, entry("r-last")]
+        with pytest.raises(InvalidEntryError, match=f"entry '{bad['id']}': .*{reason}") as caught:
+            append_entries(index_path, batch)
+        assert token not in str(caught.value)
+        assert index_path.read_bytes() == before
+        assert support.stray_files(index_path) == []
+    assert parses == [], "refused on the splice path"
