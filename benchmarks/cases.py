@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -121,6 +122,18 @@ def fresh_copy(source: Path, target: Path) -> None:
     """
     shutil.copyfile(source, target)
     storage.update_index(target, _unchanged)
+    settle_disk()
+
+
+def settle_disk() -> None:
+    """Flush every dirty page to disk (untimed), so a timed fsync pays for its own data only.
+
+    On ext4 (data=ordered) an fsync commits the journal, which first writes out the data of
+    every file written since: without this, a timed write would also pay for the setup's
+    copy and for the floor's or the reference's unsynced write of the run before.
+    """
+    if hasattr(os, "sync"):  # not on Windows
+        os.sync()
 
 
 def _unchanged(index: dict[str, Any]) -> tuple[dict[str, Any], bool, None]:

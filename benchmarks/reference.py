@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import riverbed
-from benchmarks.cases import Row, fresh_copy
+from benchmarks.cases import Row, fresh_copy, settle_disk
 from benchmarks.generate import new_entries
 from riverbed.index.dates import utc_now
 
@@ -134,6 +134,7 @@ def compare(
             elapsed = time.perf_counter() - start
             if writes:
                 shutil.copyfile(source, theirs)
+                settle_disk()
             their_time, their_count = worker.run(job)
             if attempt:
                 times[0].append(elapsed)
