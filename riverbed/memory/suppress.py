@@ -173,14 +173,14 @@ class _Index:
         for pattern in dict.fromkeys(globs) if len(globs) > 1 else globs:
             index.add(pattern, (position, entry))
 
+    @staticmethod
     def by_rule_candidates(
-        self, finding: Finding, by_fp: list[Entry] | None, per_rule: _Rule
+        finding: Finding,
+        by_fp: list[Entry] | None,
+        any_path: list[tuple[int, Entry]],
+        by_glob: list[tuple[tuple[int, Entry], str]] | None,
     ) -> list[_Match]:
-        """Matching suppressions (entry, rule, glob) of a finding whose rule has some."""
-        any_path, globs = per_rule
-        by_glob = globs.matches(finding.file) if globs is not None and finding.file else None
-        if not (any_path or by_glob):
-            return [(entry, "", None) for entry in by_fp] if by_fp else []
+        """Matching suppressions (entry, rule, glob) of a finding its rule's ones match."""
         rule = cast("str", finding.rule_id)
         out: list[_Match] = [(entry, "", None) for entry in by_fp or ()]
         by_rule: list[tuple[int, Entry, str | None]] = [(p, e, None) for p, e in any_path]
@@ -310,13 +310,23 @@ def _apply_all(
     applied: list[SuppressionDecision] = []
     by_fingerprint = index.by_fingerprint.get if index.by_fingerprint else None
     by_rule = index.by_rule.get
+    by_rule_candidates = index.by_rule_candidates
     for position, finding in enumerate(findings):
         # Most findings match nothing: two lookups (and the glob index) decide that.
         by_fp = by_fingerprint(finding.fingerprint) if by_fingerprint is not None else None
         rule = finding.rule_id
         per_rule = by_rule(rule) if rule is not None else None
         if per_rule is not None:
-            candidates = index.by_rule_candidates(finding, by_fp, per_rule)
+            any_path, globs = per_rule
+            file = finding.file
+            by_glob = globs.matches(file) if globs is not None and file else None
+            if any_path or by_glob:
+                candidates = by_rule_candidates(finding, by_fp, any_path, by_glob)
+            elif by_fp is not None:
+                candidates = [(entry, "", None) for entry in by_fp]
+            else:
+                kept.append(finding)
+                continue
         elif by_fp is not None:
             candidates = [(entry, "", None) for entry in by_fp]
         else:
