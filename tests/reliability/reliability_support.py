@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -77,3 +78,33 @@ def stray_files(path: Path) -> list[Path]:
     """Everything next to the index other than the index itself and its lock file."""
     keep = {path.name, lock_path(path).name}
     return sorted(p for p in path.parent.iterdir() if p.name not in keep)
+
+
+#: The uid and gid of `nobody`, which a forked writer drops to: root ignores permission bits.
+NOBODY = 65534
+
+
+def as_nobody(work: Callable[[], str]) -> str:
+    """Run `work` in a forked child that dropped to uid/gid 65534; what it returned, or why
+    it raised (`Type: message`)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child reports through the pipe, then leaves without cleanup
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            outcome = work()
+        except BaseException as exc:
+            outcome = f"{type(exc).__name__}: {exc}"
+        finally:
+            os.write(write_end, outcome.encode())
+            os._exit(0)
+    os.close(write_end)
+    chunks = []
+    while chunk := os.read(read_end, 65536):
+        chunks.append(chunk)
+    os.close(read_end)
+    os.waitpid(pid, 0)
+    return b"".join(chunks).decode()

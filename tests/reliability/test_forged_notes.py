@@ -323,9 +323,6 @@ def _is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-NOBODY = 65534
-
-
 def test_a_state_dir_an_unprivileged_user_cannot_write(index_path: Path, parses: list[str]) -> None:
     """Root ignores permission bits, so the writer forks and drops to `nobody` first."""
     if not _is_root() or not hasattr(os, "fork"):
@@ -345,36 +342,21 @@ def test_a_state_dir_an_unprivileged_user_cannot_write(index_path: Path, parses:
 
 
 def _as_nobody(path: Path, state: Path, parses: list[str]) -> dict[str, Any]:
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child reports through the pipe
-        try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            os.environ[note_key.STATE_DIR_VARIABLE] = str(state)
-            before = len(parses)  # the spy is inherited with the process: it counts here
-            for number in range(3):
-                append_entry(path, entry(f"u-{number}"))
-            result = {
-                "key": note_key.note_key(),
-                "entries": len(json.loads(path.read_bytes())["entries"]),
-                "notes": lock_notes(path),
-                "parses": len(parses) - before,
-            }
-            os.write(write_end, json.dumps(result).encode())
-        except BaseException as exc:
-            os.write(write_end, json.dumps({"error": repr(exc)}).encode())
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    chunks = []
-    while chunk := os.read(read_end, 65536):
-        chunks.append(chunk)
-    os.close(read_end)
-    os.waitpid(pid, 0)
-    answer: dict[str, Any] = json.loads(b"".join(chunks))
+    def appends() -> str:
+        os.environ[note_key.STATE_DIR_VARIABLE] = str(state)
+        before = len(parses)  # the spy is inherited with the process: it counts here
+        for number in range(3):
+            append_entry(path, entry(f"u-{number}"))
+        result = {
+            "key": note_key.note_key(),
+            "entries": len(json.loads(path.read_bytes())["entries"]),
+            "notes": lock_notes(path),
+            "parses": len(parses) - before,
+        }
+        return json.dumps(result)
+
+    said = support.as_nobody(appends)
+    answer: dict[str, Any] = json.loads(said) if said.startswith("{") else {"error": said}
     return answer
 
 

@@ -23,8 +23,6 @@ import reliability_support as support
 from riverbed import StoreWriteError, append_entry, archive_entry, expire_entries
 from riverbed.index.storage import lock_path
 
-NOBODY = 65534
-
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, check=False)
@@ -196,30 +194,12 @@ def _warm(operation: str) -> None:
 def _as_nobody(path: Path, operation: str) -> str:
     """Run one write in a forked process that dropped to uid/gid 65534; return its outcome."""
     _warm(operation)
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        outcome = "wrote"
-        try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            WRITES[operation](path)
-        except StoreWriteError as exc:
-            outcome = f"StoreWriteError: {exc}"
-        except BaseException as exc:
-            outcome = f"{type(exc).__name__}: {exc}"
-        finally:
-            os.write(write_end, outcome.encode())
-            os._exit(0)
-    os.close(write_end)
-    chunks = []
-    while chunk := os.read(read_end, 65536):
-        chunks.append(chunk)
-    os.close(read_end)
-    os.waitpid(pid, 0)
-    return b"".join(chunks).decode()
+
+    def write() -> str:
+        WRITES[operation](path)
+        return "wrote"
+
+    return support.as_nobody(write)
 
 
 @pytest.mark.parametrize("operation", sorted(WRITES))
