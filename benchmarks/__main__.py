@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import os
 import platform
@@ -13,6 +14,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from benchmarks import cases, reference, review_cases, scope_cases
 from benchmarks.cases import Row
@@ -51,13 +53,13 @@ def _steps(args: argparse.Namespace, runs: int, work: Path) -> dict[str, Callabl
     big, mid, small = index_file(large), index_file(medium), index_file(1_000)
     sizes = sorted({small, mid, big}, key=lambda p: p.stat().st_size)
     steps: dict[str, Callable[[], list[Row]]] = {
-        f"load {path.stem}": (lambda path=path: [cases.load_validate_query(path, runs)])
+        f"load {path.stem}": functools.partial(_rows, cases.load_validate_query, path, runs)
         for path in sizes
     }
     steps.update(
         {
-            f"proven load {path.stem}": (
-                lambda path=path: [cases.load_proven_query(path, work, runs)]
+            f"proven load {path.stem}": functools.partial(
+                _rows, cases.load_proven_query, path, work, runs
             )
             for path in (mid, big)
         }
@@ -83,6 +85,11 @@ def _steps(args: argparse.Namespace, runs: int, work: Path) -> dict[str, Callabl
         }
     )
     return steps
+
+
+def _rows(case: Callable[..., Row], *args: Any) -> list[Row]:
+    """One case's row, as a list (what a step returns)."""
+    return [case(*args)]
 
 
 def _reference_steps(

@@ -16,6 +16,7 @@ import riverbed
 from benchmarks.generate import new_entries
 from benchmarks.timing import Sample, measure_command, measure_pair
 from riverbed.index import storage
+from riverbed.index.model import Index
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
@@ -136,7 +137,7 @@ def settle_disk() -> None:
         os.sync()
 
 
-def _unchanged(index: dict[str, Any]) -> tuple[dict[str, Any], bool, None]:
+def _unchanged(index: Index) -> tuple[Index, bool, None]:
     return index, False, None
 
 
@@ -218,7 +219,7 @@ def append_batch(path: Path, work: Path, runs: int, batch: int = 1000) -> list[R
 
 def _count_writes(action: Callable[[], object], setup: Callable[[], None]) -> int:
     # Both the full path and a splice write through storage's `write_bytes_atomic`.
-    original = storage.write_bytes_atomic
+    original = getattr(storage, "write_bytes_atomic")  # noqa: B009 - patched below, then restored
     calls = 0
 
     def counting(*args: Any, **kwargs: Any) -> None:
@@ -227,11 +228,11 @@ def _count_writes(action: Callable[[], object], setup: Callable[[], None]) -> in
         original(*args, **kwargs)
 
     setup()
-    storage.write_bytes_atomic = counting  # type: ignore[assignment]
+    setattr(storage, "write_bytes_atomic", counting)  # noqa: B010
     try:
         action()
     finally:
-        storage.write_bytes_atomic = original  # type: ignore[assignment]
+        setattr(storage, "write_bytes_atomic", original)  # noqa: B010
     return calls
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import random
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
+
+from riverbed.index.model import Entry, Index
 
 TYPES = (
     ("pattern", 20),
@@ -107,20 +109,21 @@ def make_entry(rng: random.Random, n: int) -> dict[str, Any]:
     return entry
 
 
-def make_index(size: int, seed: int = 20261130) -> dict[str, Any]:
+def make_index(size: int, seed: int = 20261130) -> Index:
     """An index of `size` entries, the same for the same seed."""
     rng = random.Random(seed)
-    return {"version": "1", "entries": [make_entry(rng, n) for n in range(size)]}
+    entries = [make_entry(rng, n) for n in range(size)]
+    return cast(Index, {"version": "1", "entries": entries})
 
 
-def new_entries(count: int, start: int, seed: int = 7) -> list[dict[str, Any]]:
+def new_entries(count: int, start: int, seed: int = 7) -> list[Entry]:
     """Fresh entries (ids not in a generated index) to append."""
     rng = random.Random(seed)
-    out = []
+    out: list[Entry] = []
     for n in range(count):
         entry = make_entry(rng, start + n)
         entry["id"] = f"bench-new-{start + n:07d}"
         entry.pop("status", None)
         entry.pop("supersededBy", None)
-        out.append(entry)
+        out.append(cast(Entry, entry))
     return out

@@ -20,6 +20,7 @@ import riverbed
 from benchmarks.cases import Row, fresh_copy, settle_disk
 from benchmarks.generate import new_entries
 from riverbed.index.dates import utc_now
+from riverbed.index.model import Entry
 
 MODULE = Path("reference") / "river-reviewer-v1" / "js" / "riverbed-memory.mjs"
 DRIVER = Path(__file__).with_name("reference_driver.mjs")
@@ -86,7 +87,7 @@ class NodeWorker:
         self._process.wait(timeout=30)
 
 
-def _ours(op: str, path: Path, entries: list[dict[str, Any]]) -> Callable[[], int]:
+def _ours(op: str, path: Path, entries: list[Entry]) -> Callable[[], int]:
     if op == "load":
 
         def load() -> int:
@@ -95,9 +96,19 @@ def _ours(op: str, path: Path, entries: list[dict[str, Any]]) -> Callable[[], in
 
         return load
     if op == "append":
-        return lambda: riverbed.append_entry(path, entries[0]) and 1
+
+        def append() -> int:
+            riverbed.append_entry(path, entries[0])
+            return 1
+
+        return append
     if op == "appends":
-        return lambda: riverbed.append_entries(path, entries) and len(entries)
+
+        def appends() -> int:
+            riverbed.append_entries(path, entries)
+            return len(entries)
+
+        return appends
     # The reference expires against the real clock, so riverbed does too.
     return lambda: len(riverbed.expire_entries(path, now=utc_now()).archived)
 
@@ -118,8 +129,8 @@ def compare(
     writes = op != "load"
     mine = work / "riverbed" / "index.json"
     theirs = work / "reference" / "index.json"
-    for target in (mine, theirs):
-        target.parent.mkdir(parents=True, exist_ok=True)
+    for copy in (mine, theirs):
+        copy.parent.mkdir(parents=True, exist_ok=True)
     ours = _ours(op, mine if writes else source, entries)
     job = {"op": op, "path": str(theirs if writes else source), "entries": entries}
     worker = NodeWorker(node, module)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from datetime import UTC, datetime
 from pathlib import Path
@@ -231,7 +232,7 @@ def hostile_globs(runs: int) -> list[Row]:
     ]
     rows = []
     for pattern, path, label in cases:
-        sample = measure(lambda pattern=pattern, path=path: glob_match(pattern, path), runs=runs)
+        sample = measure(functools.partial(glob_match, pattern, path), runs=runs)
         rows.append(
             Row(
                 f"glob_match {pattern} ({label})",

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from typing import cast
 
 import riverbed
 from benchmarks.cases import Row
 from benchmarks.review_cases import NOW, _findings, _suppressions
 from benchmarks.timing import measure_pair
+from riverbed.index.model import Index
 from riverbed.memory.change import parse_unified_diff
 
 
@@ -49,7 +51,7 @@ def review_against_diff(runs: int, findings_count: int, added_lines: int) -> Row
     findings = _findings(findings_count)
     for finding in findings:
         _ = finding.fingerprint  # the readers compute it while loading
-    index = {"version": "1", "entries": _suppressions(findings, 1_000)}
+    index = cast(Index, {"version": "1", "entries": _suppressions(findings, 1_000)})
     text = _diff(findings, added_lines)
     counts: dict[str, int] = {}
 

@@ -20,7 +20,11 @@ GUARDED_SEVERITIES = ("major", "critical")
 
 def guard_refusal(severity: str, suppression: Entry) -> str | None:
     """Why the severity guard forbids `suppression` to hide a `severity` finding (None: allowed)."""
-    ctx = context(suppression)
+    return _guard(severity, context(suppression))
+
+
+def _guard(severity: str, ctx: Mapping[str, Any]) -> str | None:
+    """`guard_refusal` from the suppression's context."""
     feedback = ctx.get("feedbackType")
     if severity in GUARDED_SEVERITIES and feedback != "accepted_risk":
         return (
@@ -40,8 +44,8 @@ def guard_refusal(severity: str, suppression: Entry) -> str | None:
 def justification(suppression: Entry) -> str:
     """The reason recorded with a suppression (its content, else its title)."""
     for value in (suppression.get("content"), suppression.get("title")):
-        if isinstance(value, str) and value.strip():
-            return value.strip()
+        if isinstance(value, str) and (reason := value.strip()):
+            return reason
     return "(no reason recorded)"
 
 
@@ -207,11 +211,24 @@ def _how(finding: Finding, rule: str, pattern: str | None) -> str:
     return f"rule {rule} and path glob {pattern!r} match"
 
 
+#: What a decision takes from a suppression: id, feedback type, justification, the guard's
+#: answer by severity (filled as met), and its context.
+_About = tuple[str, str | None, str, dict[str, str | None], Mapping[str, Any]]
+
+
+def _about(entry: Entry) -> _About:
+    """What decisions take from `entry`, worked out once."""
+    ctx = context(entry)
+    feedback = ctx.get("feedbackType")
+    kind = feedback if isinstance(feedback, str) else None
+    return str(entry.get("id")), kind, justification(entry), {}, ctx
+
+
 class _Decisions:
     """Makes decision records; what comes from a suppression is worked out once per entry."""
 
     def __init__(self) -> None:
-        self._about: dict[int, tuple[str, str | None, str, dict[str, str | None]]] = {}
+        self._about: dict[int, _About] = {}
 
     def decide(
         self, finding: Finding, position: int, candidates: list[_Match]
@@ -222,18 +239,12 @@ class _Decisions:
         for entry, rule, pattern in candidates:
             about = self._about.get(id(entry))
             if about is None:
-                feedback = context(entry).get("feedbackType")
-                about = self._about[id(entry)] = (
-                    str(entry.get("id")),
-                    feedback if isinstance(feedback, str) else None,
-                    justification(entry),
-                    {},
-                )
+                about = self._about[id(entry)] = _about(entry)
             refusals = about[3]
             if severity in refusals:
                 refusal = refusals[severity]
             else:
-                refusal = refusals[severity] = guard_refusal(severity, entry)
+                refusal = refusals[severity] = _guard(severity, about[4])
             how = _how(finding, rule, pattern)
             if refusal is None:
                 return _record(finding, position, about, "suppressed", how), refused
@@ -244,7 +255,7 @@ class _Decisions:
 def _record(
     finding: Finding,
     position: int,
-    about: tuple[str, str | None, str, object],
+    about: _About,
     action: Action,
     reason: str,
 ) -> SuppressionDecision:
