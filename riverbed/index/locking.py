@@ -69,11 +69,18 @@ def open_lock_file(path: os.PathLike[str] | str) -> int:
 _PID_WIDTH = 11
 
 
+#: More than riverbed ever writes to a lock file (a pid line and a few notes of ~100 bytes):
+#: a bigger one was planted or garbled, and only its head is read, never the whole.
+_MOST_READ = 64 * 1024
+
+
 def _content(fd: int) -> bytes:
     os.lseek(fd, 0, os.SEEK_SET)
     chunks = []
-    while chunk := os.read(fd, 65536):
+    left = _MOST_READ
+    while left > 0 and (chunk := os.read(fd, left)):
         chunks.append(chunk)
+        left -= len(chunk)
     return b"".join(chunks)
 
 

@@ -411,3 +411,15 @@ def test_processes_creating_the_key_at_once_agree_on_one(tmp_path: Path, round_:
     if sys.platform != "win32":
         assert (state / note_key.KEY_NAME).stat().st_mode & 0o777 == 0o600
         assert state.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_huge_planted_lock_file_is_read_only_at_its_head(index_path: Path) -> None:
+    # A checkout may carry a lock file of any size: reads and writes look at its first 64 KiB.
+    append_entry(index_path, entry("m-0"))
+    lock = storage.lock_path(index_path)
+    with lock.open("ab") as handle:
+        handle.truncate(512 * 1024 * 1024)  # sparse: half a GiB of NUL bytes
+    assert len(load_memory(index_path)["entries"]) == 1
+    append_entry(index_path, entry("m-1"))
+    assert [e["id"] for e in load_memory(index_path)["entries"]] == ["m-0", "m-1"]
+    assert lock.stat().st_size < 64 * 1024  # the writer rewrote its notes whole
