@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
+import stat
 import time
 from types import ModuleType
 
@@ -59,9 +61,49 @@ def _unlock(fd: int) -> None:
         module.locking(fd, module.LK_UNLCK, 1)
 
 
+#: Never through a symlink, never waiting on a FIFO (a checkout may carry either).
+_SAFE_OPEN = (
+    getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+)
+
+
 def open_lock_file(path: os.PathLike[str] | str) -> int:
-    """Open (creating) the lock file; it is never truncated on open, so it keeps the pid."""
-    return os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+    """Open (creating) the lock file; it is never truncated on open, so it keeps the pid.
+
+    Anything but a regular file is refused (OSError ELOOP, saying what to do): a repository
+    could commit the lock file's name as a symlink to a file of the user's, which the pid and
+    the notes would overwrite.
+    """
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | _SAFE_OPEN, 0o644)
+    except OSError as exc:
+        if not os.path.islink(path):
+            raise
+        raise _not_a_lock_file(path) from exc
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise _not_a_lock_file(path)
+    return fd
+
+
+def open_lock_file_to_read(path: os.PathLike[str] | str) -> int | None:
+    """The lock file opened read-only, or None when it is absent or not a regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _SAFE_OPEN)
+    except OSError:
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
+
+
+def _not_a_lock_file(path: os.PathLike[str] | str) -> OSError:
+    return OSError(
+        errno.ELOOP,
+        f"the lock file {os.fspath(path)} is a symlink or not a regular file (a checkout may "
+        "carry one); remove it and retry",
+    )
 
 
 #: The first line holds the holder's pid padded to a fixed width, so taking and releasing

@@ -46,9 +46,8 @@ def read_unlocked(lock: Path) -> list[str]:
     A reader may meet the holder rewriting them and see fewer: it then validates, which is
     never wrong. Nothing is created: a read leaves the directory as it found it.
     """
-    try:
-        handle = os.open(lock, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-    except OSError:
+    handle = locking.open_lock_file_to_read(lock)
+    if handle is None:
         return []
     try:
         return locking.notes(handle)
