@@ -46,35 +46,6 @@ def lock_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.lock")
 
 
-def ignored_names(path: Path) -> tuple[str, ...]:
-    """The patterns of the files beside `path` that must never be committed."""
-    return (lock_path(path).name, f"{temp_prefix(path)}*.tmp")
-
-
-def ensure_gitignore(path: Path) -> bool:
-    """Make the `.gitignore` beside the index ignore its lock and temp files; True if changed.
-
-    Lines already there are kept; missing patterns are appended.
-    """
-    ignore = path.parent / ".gitignore"
-    try:
-        existing = ignore.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        existing = ""
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
-        raise StoreWriteError(f"{ignore}: cannot be read: {reason}") from None
-    present = {line.strip() for line in existing.splitlines()}
-    missing = [name for name in ignored_names(path) if name not in present]
-    if not missing:
-        return False
-    lines = [] if existing else ["# riverbed's lock file and interrupted writes: never commit"]
-    text = existing + ("\n" if existing and not existing.endswith("\n") else "")
-    text += "".join(line + "\n" for line in [*lines, *missing])
-    write_bytes_atomic(ignore, text.encode("utf-8"), what="the .gitignore")
-    return True
-
-
 def parse_index_bytes(data: bytes, source: str) -> Index:
     """Parse and structurally validate index bytes; CorruptIndexError names the first problem."""
     return _parse(data, source, proving=False)[0]

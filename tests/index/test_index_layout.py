@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -85,6 +86,26 @@ def test_init_writes_a_gitignore_for_the_lock_file(tmp_path: Path) -> None:
     again = run_riverbed("init", cwd=tmp_path)
     assert again.returncode == 0 and "gitignore" not in again.stdout
     assert (memory / ".gitignore").read_text(encoding="utf-8").splitlines() == lines
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_init_neither_reads_nor_writes_through_a_symlinked_gitignore(tmp_path: Path) -> None:
+    # A checkout could point .gitignore at a file of the user's: copying its text into the
+    # repository's .gitignore would put it one `git add` away from being published.
+    secret = tmp_path / "outside" / "id_ed25519"
+    secret.parent.mkdir()
+    secret.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n", encoding="utf-8")
+    checkout = tmp_path / "checkout"
+    memory = checkout / ".river/memory"
+    memory.mkdir(parents=True)
+    (memory / ".gitignore").symlink_to(secret)
+    result = run_riverbed("init", cwd=checkout)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "is a symlink or not a regular file" in lines[0], result.stderr
+    assert (memory / ".gitignore").is_symlink()
+    assert secret.read_text(encoding="utf-8") == "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    assert not (memory / "index.json").exists()
 
 
 def test_init_adds_to_an_existing_gitignore_without_losing_lines(tmp_path: Path) -> None:

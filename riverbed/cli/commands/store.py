@@ -54,18 +54,20 @@ def load(context: Context) -> Index:
 
 
 def _cmd_init(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.index.gitignore import ensure_gitignore
     from riverbed.index.model import empty_index
-    from riverbed.index.storage import ensure_gitignore, locked, read_index, write_index_atomic
+    from riverbed.index.storage import locked, read_index, write_index_atomic
 
     path = context.index_path
     with locked(path):
+        # The .gitignore first: a refusal there leaves no new index behind.
+        ignored = ensure_gitignore(path)
         existing = path.exists()
         if existing:
             index = read_index(path)
         else:
             index = empty_index()
             write_index_atomic(path, index)
-        ignored = ensure_gitignore(path)
     gitignore = path.parent / ".gitignore"
     if context.as_json:
         emit_json(
