@@ -11,7 +11,16 @@ from riverbed.index.jsonbytes import dumps_js, loads
 
 
 def read_json_config(path: Path) -> Any:
-    """The parsed document at `path`; a missing or empty file is `{}`; invalid JSON is refused."""
+    """The parsed document at `path`; a missing or empty file is `{}`; invalid JSON is refused.
+
+    A symlink is refused too: a checkout could point `.mcp.json` at another JSON file of the
+    user's (a registry login's config), whose contents the merge would copy into the project.
+    """
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise InputFormatError(
+            f"{path}: is a symlink or not a regular file; riverbed neither reads nor writes "
+            "through it (replace it with a file, then retry; nothing was written)"
+        )
     try:
         data = path.read_bytes()
     except FileNotFoundError:

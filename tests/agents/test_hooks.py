@@ -164,6 +164,25 @@ def test_a_malformed_settings_file_stops_everything(
     assert not (tmp_path / ".mcp.json").exists()
 
 
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_symlinked_config_file_is_neither_read_nor_written(tmp_path: Path) -> None:
+    # A checkout could point .mcp.json at another JSON file of the user's: merging would copy
+    # its contents (a registry login, say) into the project.
+    outside = tmp_path / "home" / "config.json"
+    outside.parent.mkdir()
+    outside.write_text('{"auths": {"registry": {"auth": "c2VjcmV0"}}}', encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".mcp.json").symlink_to(outside)
+    done = hooks_cli(project, "--write", check=False)
+    assert done.returncode == 2, done.stderr
+    assert "is a symlink or not a regular file" in done.stderr and "Traceback" not in done.stderr
+    assert "c2VjcmV0" not in done.stderr + done.stdout
+    assert (project / ".mcp.json").is_symlink()
+    assert outside.read_text(encoding="utf-8") == '{"auths": {"registry": {"auth": "c2VjcmV0"}}}'
+    assert not (project / ".claude").exists()
+
+
 def test_custom_index_reaches_every_snippet() -> None:
     index = "memory dir/it's.json"
     words = shlex.split(hook_command(index))
