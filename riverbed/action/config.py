@@ -49,6 +49,7 @@ INPUT_DEFAULTS: Mapping[str, str] = types.MappingProxyType(
         "eval-results": "",
         "phase": "",
         "findings": "",
+        "archive-after-days": "180",
     }
 )
 MAX_RETENTION_DAYS = 400

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from riverbed.action.archive_carry import merge_archive, place_archive, stage_archive
 from riverbed.action.context import ActionContext
 from riverbed.action.restore import (
     Restored,
@@ -17,6 +18,8 @@ from riverbed.action.restore import (
     trust_check,
 )
 from riverbed.index import lifecycle
+from riverbed.index.cold_archive import compact_index
+from riverbed.index.compaction import CompactReport
 from riverbed.index.dates import effective_expiry, instant_or_none
 from riverbed.index.merge import merge_indexes
 from riverbed.index.model import Index, entry_status, entry_title
@@ -71,6 +74,10 @@ class MemoryReport:
     staged_path: Path
     artifact_name: str
     retention_days: int
+    #: What compaction moved to the cold archive (expire mode), else None.
+    compaction: CompactReport | None = None
+    #: Size of the cold archive staged beside the index (0: there is none).
+    archive_bytes: int = 0
 
 
 def upcoming_expiries(index: Index, now: datetime) -> list[Upcoming]:
@@ -109,13 +116,18 @@ def _merge_newer(
             return None, (), (), lifecycle.ExpireReport()
         artifact, other, notes = newer
         merged_from = f"artifact {artifact.id} (run {artifact.run_id})"
-        conflicts, late = _merge_into(work, other, context.now)
+        conflicts, late = _merge_into(work, other.index, context.now)
+        conflicts += merge_archive(work, other.archive, merged_from)
         runner.info(f"merged {merged_from}, uploaded since restore")
         return merged_from, tuple(notes), conflicts, late
 
 
 def run_memory_job(
-    context: ActionContext, *, mode: str, append: Appender | None = None
+    context: ActionContext,
+    *,
+    mode: str,
+    append: Appender | None = None,
+    compact_after_days: int | None = None,
 ) -> MemoryReport:
     """Restore, expire, append, merge anything newer, then stage the index for upload.
 
@@ -138,11 +150,21 @@ def run_memory_job(
             runner.info(note)
         runner.info(f"restored from {restored.description}")
     _stage(work, restored.index)
+    place_archive(work, restored.archive)
     expired = expire_entries(work, now=now)
+    compaction = None
+    if compact_after_days is not None:
+        with runner.group("riverbed: move settled entries to the cold archive"):
+            compaction = compact_index(work, now=now, days=compact_after_days)
+            runner.info(
+                f"moved {len(compaction.moved)} settled entries older than "
+                f"{compact_after_days} days; live {compaction.live}, archived {compaction.archived}"
+            )
     added = AppendOutcome() if append is None else append(context, work)
     merged_from, merge_notes, conflicts, late = _merge_newer(context, check, restored, work)
     final = read_index(work)
     _stage(staged, final)
+    archive_bytes = stage_archive(work, staged)
     archived = tuple(
         zip(expired.archived + late.archived, expired.titles + late.titles, strict=True)
     )
@@ -163,6 +185,8 @@ def run_memory_job(
         staged_path=staged,
         artifact_name=config.artifact_name,
         retention_days=config.retention_days,
+        compaction=compaction,
+        archive_bytes=archive_bytes,
     )
 
 
@@ -189,5 +213,8 @@ def write_outputs(context: ActionContext, report: MemoryReport) -> None:
     runner.set_output("archived", len(report.archived))
     runner.set_output("appended", len(report.added.appended))
     runner.set_output("restored-from", report.restored.output)
+    runner.set_output("artifact-dir", str(report.staged_path.parent))
+    if report.compaction is not None:
+        runner.set_output("compacted", len(report.compaction.moved))
     for name, value in report.added.outputs.items():
         runner.set_output(name, value)

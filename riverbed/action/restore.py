@@ -6,6 +6,7 @@ import zipfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from io import BytesIO
+from pathlib import Path
 
 from riverbed.action.config import BRANCH_EVENTS, workflow_file
 from riverbed.action.context import ActionContext
@@ -21,6 +22,7 @@ from riverbed.github.artifacts import (
     repository_id,
 )
 from riverbed.github.client import GitHubClient
+from riverbed.index.cold_archive import archive_path_for
 from riverbed.index.dates import format_timestamp
 from riverbed.index.model import Index, empty_index
 from riverbed.index.storage import parse_index_bytes, read_index
@@ -41,6 +43,8 @@ class Restored:
     artifact: ArtifactInfo | None = None
     run: RunInfo | None = None
     notes: tuple[str, ...] = ()
+    #: The cold archive's gzip bytes that travel with this memory (never decoded by a review).
+    archive: bytes | None = None
 
     @property
     def output(self) -> str:
@@ -69,6 +73,14 @@ class Restored:
         if self.source == "base":
             return "the base branch's index (no trusted artifact found)"
         return "an empty index (no trusted artifact and no workspace index)"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """One artifact's memory: the parsed index and its cold archive's bytes (if it has one)."""
+
+    index: Index
+    archive: bytes | None = None
 
 
 @dataclass
@@ -173,7 +185,7 @@ def integrity_problem(data: bytes, digest: str | None) -> str | None:
     return None
 
 
-def load_artifact(check: TrustCheck, artifact: ArtifactInfo, notes: list[str]) -> Index | None:
+def load_artifact(check: TrustCheck, artifact: ArtifactInfo, notes: list[str]) -> Loaded | None:
     """Download, verify, extract and parse one artifact; None when GitHub says 410 Gone."""
     label = f"artifact {artifact.id} ({artifact.name!r}, run {artifact.run_id})"
     data: bytes | None = None
@@ -199,12 +211,12 @@ def load_artifact(check: TrustCheck, artifact: ArtifactInfo, notes: list[str]) -
             f"{label}: ignored {len(extracted.ignored)} other member(s): "
             + ", ".join(repr(n) for n in extracted.ignored)
         )
-    return parse_index_bytes(extracted.data, label)
+    return Loaded(parse_index_bytes(extracted.data, label), extracted.archive)
 
 
 def first_trusted(
     check: TrustCheck, candidates: list[ArtifactInfo], notes: list[str]
-) -> tuple[ArtifactInfo, RunInfo, Index] | None:
+) -> tuple[ArtifactInfo, RunInfo, Loaded] | None:
     """The first candidate whose run is trusted and whose download still exists."""
     for artifact in candidates:
         assert artifact.run_id is not None  # select_candidates dropped the others
@@ -213,9 +225,9 @@ def first_trusted(
         if why is not None:
             notes.append(f"ignored artifact {artifact.id}: run {run.id} {why}")
             continue
-        index = load_artifact(check, artifact, notes)
-        if index is not None:
-            return artifact, run, index
+        loaded = load_artifact(check, artifact, notes)
+        if loaded is not None:
+            return artifact, run, loaded
     return None
 
 
@@ -281,8 +293,8 @@ def restore_artifact(
     found = first_trusted(check, candidates, notes)
     if found is None:
         return None
-    artifact, run, index = found
-    return Restored(index, "artifact", artifact, run, tuple(notes))
+    artifact, run, loaded = found
+    return Restored(loaded.index, "artifact", artifact, run, tuple(notes), loaded.archive)
 
 
 def restore_memory(context: ActionContext, check: TrustCheck) -> Restored:
@@ -294,16 +306,30 @@ def restore_memory(context: ActionContext, check: TrustCheck) -> Restored:
         return restored
     if config.index_path.is_file():
         notes.append(f"no trusted artifact; using the workspace index {config.index_input}")
-        return Restored(read_index(config.index_path), "workspace", notes=tuple(notes))
+        archive = _workspace_archive(config.index_path, notes)
+        return Restored(
+            read_index(config.index_path), "workspace", notes=tuple(notes), archive=archive
+        )
     notes.append(
         f"no trusted artifact and no workspace index at {config.index_input}; starting empty"
     )
     return Restored(empty_index(), "empty", notes=tuple(notes))
 
 
+def _workspace_archive(index_path: Path, notes: list[str]) -> bytes | None:
+    """The checked-in cold archive beside the workspace index, as bytes (None when absent)."""
+    path = archive_path_for(index_path)
+    if path.is_symlink() or not path.is_file():
+        if path.is_symlink():
+            notes.append(f"ignored {path.name}: a symlink is never read as the cold archive")
+        return None
+    notes.append(f"carrying the workspace's cold archive {path.name} along")
+    return path.read_bytes()
+
+
 def newer_trusted(
     context: ActionContext, check: TrustCheck, restored: Restored
-) -> tuple[ArtifactInfo, Index, list[str]] | None:
+) -> tuple[ArtifactInfo, Loaded, list[str]] | None:
     """A trusted artifact uploaded since `restored` was chosen (listing again), if any."""
     notes: list[str] = []
     listing = list_artifacts(check.client, context.config.artifact_name)
@@ -315,5 +341,5 @@ def newer_trusted(
     found = first_trusted(check, candidates, notes)
     if found is None:
         return None
-    artifact, _, index = found
-    return artifact, index, notes
+    artifact, _, loaded = found
+    return artifact, loaded, notes

@@ -30,6 +30,30 @@ def _bullets(items: Sequence[str], noun: str, *, escaped: bool = False) -> list[
     return lines
 
 
+def _cold_archive(report: MemoryReport) -> list[str]:
+    """The cold archive section: what compaction moved and what travels with the artifact."""
+    moved = report.compaction
+    if moved is None and not report.archive_bytes:
+        return []
+    out = ["### Cold archive", ""]
+    if moved is not None:
+        out.append(
+            f"Moved {len(moved.moved)} settled entries (settled before {code(moved.cutoff)}) "
+            f"out of the live index: live {moved.live}, archived {moved.archived}."
+        )
+        if moved.held:
+            out.append(
+                f"Kept {len(moved.held)} revocations live: the suppressions they revoke are live."
+            )
+        out += [f"- merge conflict: {inline(c, 300)}" for c in moved.conflicts]
+    if report.archive_bytes:
+        out.append(
+            f"The cold archive ({report.archive_bytes} bytes, gzip) travels with the artifact; "
+            "reviews never load it."
+        )
+    return [*out, ""]
+
+
 def render_summary(report: MemoryReport) -> str:
     """The Markdown job summary: counts, archived, appended, merges, warnings, restore, expiries."""
     restored = report.restored
@@ -71,6 +95,7 @@ def render_summary(report: MemoryReport) -> str:
         # Rendered by the evals package from parsed numbers; its chart is Markdown/Mermaid.
         out += [added.markdown.rstrip("\n"), ""]
     out += ["### Restore", "", *_bullets(restored.notes, "notes"), ""]
+    out += _cold_archive(report)
     out += ["### Next expiries", ""]
     if report.upcoming:
         upcoming = [(code(u.id), inline(u.title), code(u.expires_at)) for u in report.upcoming]

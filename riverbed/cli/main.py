@@ -15,6 +15,7 @@ from riverbed.errors import RiverbedError
 #: Modules that register verbs; each has `register(subparsers)` and sets `handler` defaults.
 COMMAND_MODULES = (
     "riverbed.cli.commands.store",
+    "riverbed.cli.commands.compact",
     "riverbed.cli.commands.files",
     "riverbed.cli.commands.status",
     "riverbed.cli.commands.review",

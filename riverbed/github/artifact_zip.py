@@ -11,9 +11,12 @@ import zlib
 from dataclasses import dataclass
 
 from riverbed.errors import ArtifactError
+from riverbed.index.cold_archive import ARCHIVE_SUFFIX
 
-#: The one file a memory artifact is expected to hold, at the zip's root.
+#: The file a memory artifact is expected to hold, at the zip's root.
 INDEX_MEMBER = "index.json"
+#: The cold archive that travels beside it (optional; see index/cold_archive.py).
+ARCHIVE_MEMBER = "index" + ARCHIVE_SUFFIX
 MIB = 1024 * 1024
 # What `zipfile` raises on a damaged archive (it has no single exception for that).
 _DAMAGED = (
@@ -41,10 +44,12 @@ class ZipLimits:
 
 @dataclass(frozen=True)
 class ExtractedIndex:
-    """The bytes of `index.json` and the names of other members that were left unread."""
+    """The bytes of `index.json`, of its cold archive if any, and other members left unread."""
 
     data: bytes
     ignored: tuple[str, ...] = ()
+    #: The gzip bytes of the cold archive member, undecoded (a review never reads it).
+    archive: bytes | None = None
 
 
 def _unsafe_name(name: str) -> str | None:
@@ -116,8 +121,14 @@ def extract_index(
                 f"{source}: expected exactly one `{INDEX_MEMBER}` at the archive root, "
                 f"found {len(wanted)} (members: {names})"
             )
-        ignored = tuple(i.filename for i in members if i.filename != INDEX_MEMBER)
-        return ExtractedIndex(_read_bounded(archive, wanted[0], limits, source), ignored)
+        known = (INDEX_MEMBER, ARCHIVE_MEMBER)
+        ignored = tuple(i.filename for i in members if i.filename not in known)
+        cold = [info for info in members if info.filename == ARCHIVE_MEMBER]
+        if len(cold) > 1:
+            raise ArtifactError(f"{source}: holds {len(cold)} members named `{ARCHIVE_MEMBER}`")
+        data = _read_bounded(archive, wanted[0], limits, source)
+        kept = _read_bounded(archive, cold[0], limits, source) if cold else None
+        return ExtractedIndex(data, ignored, kept)
 
 
 def _read_bounded(

@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
+from riverbed.action.archive_carry import merge_archive, place_archive, stage_archive
 from riverbed.action.comment_event import (
     CommentEvent,
     check_permission_input,
@@ -135,6 +136,7 @@ def _apply_all(
             stale.unlink()
     restored, check = _restore(context)
     _stage(work, restored.index)
+    place_archive(work, restored.archive)
     provenance = Provenance(event.login, event.number, event.comment_id, event.html_url)
     findings = finding_markers(talk, parsed.commands)
     outcomes = [
@@ -159,13 +161,18 @@ def _apply_all(
         newer = newer_trusted(context, check, restored)
         if newer is not None:
             artifact, other, _ = newer
-            conflicts: tuple[str, ...] = update_index(work, lambda index: _merged(index, other))
+            conflicts: tuple[str, ...] = update_index(
+                work, lambda index: _merged(index, other.index)
+            )
+            conflicts += merge_archive(work, other.archive, f"artifact {artifact.id}")
             notes.append(f"Merged artifact {artifact.id}, uploaded while this ran.")
             notes += [f"Merge conflict: {c}" for c in conflicts]
     final = read_index(work)
     _stage(staged, final)
+    stage_archive(work, staged)
     runner.set_output("upload", True)
     runner.set_output("index-path", str(staged))
+    runner.set_output("artifact-dir", str(staged.parent))
     runner.set_output("entries", len(final["entries"]))
     return outcomes, notes, final
 

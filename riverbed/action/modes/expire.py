@@ -1,17 +1,33 @@
-"""Mode `expire` (schedule): restore → expire → learn → stage; then (opt-in) keep issues current."""
+"""Mode `expire` (schedule): restore → expire → compact → learn → stage; then (opt-in) issues."""
 
 from __future__ import annotations
+
+import re
 
 from riverbed.action.context import ActionContext
 from riverbed.action.learning_job import issues_summary, learn
 from riverbed.action.memory_job import run_memory_job, write_outputs
 from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.summary import render_summary
+from riverbed.errors import ActionConfigError
+from riverbed.index.compaction import MAX_ARCHIVE_AFTER_DAYS
+
+
+def archive_after_days(context: ActionContext) -> int:
+    """Input `archive-after-days`: whole days from 0 to the cap (default 180)."""
+    text = context.config.input("archive-after-days").strip()
+    if not re.fullmatch(r"[0-9]{1,6}", text) or int(text) > MAX_ARCHIVE_AFTER_DAYS:
+        raise ActionConfigError(
+            f"input archive-after-days: {text!r} is not a whole number of days from 0 to "
+            f"{MAX_ARCHIVE_AFTER_DAYS} (default 180)"
+        )
+    return int(text)
 
 
 def run(context: ActionContext) -> int:
     """Run expire mode; returns the exit code."""
-    report = run_memory_job(context, mode="expire", append=learn)
+    days = archive_after_days(context)
+    report = run_memory_job(context, mode="expire", append=learn, compact_after_days=days)
     write_outputs(context, report)
     summary = render_summary(report)
     summary += "\n" + issues_summary(context, report.staged_path)

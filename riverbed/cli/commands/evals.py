@@ -163,7 +163,7 @@ def _runs(context: Context) -> EvalHistory:
     from riverbed.errors import UsageError
     from riverbed.evals.history import eval_history
 
-    history = eval_history(load(context))
+    history = eval_history(load(context, include_archive=True))
     for message in history.skipped:
         context.warn(message)
     if not history.records:

@@ -42,6 +42,11 @@ def render_status(data: dict[str, Any]) -> str:
         + ", ".join(f"{n} {s}" for s, n in data["byStatus"].items())
         + ")"
     ]
+    if data.get("archived"):
+        lines.append(
+            f"cold archive: {plural(data['archived'], 'entry')} moved out by `riverbed compact` "
+            "(read with `riverbed query --include-archive`)"
+        )
     if data["byType"]:
         rows = [[t, *(c.get(s, 0) for s in STATUSES)] for t, c in data["byType"].items()]
         lines += ["", table(["type", *STATUSES], rows)]
@@ -93,12 +98,15 @@ def render_status(data: dict[str, Any]) -> str:
 def _cmd_status(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import load, parse_now
     from riverbed.errors import UsageError
+    from riverbed.index.cold_archive import archived_count
     from riverbed.memory.status import status_data
 
     if not context.index_path.exists():
         raise UsageError(no_index_message(context.index_path))
     index = load(context)
     data = status_data(index, parse_now(args.now), path=str(context.index_path), limit=args.limit)
+    data["live"] = len(index["entries"])
+    data["archived"] = archived_count(context.index_path)
     if context.as_json:
         emit_json(data)
     else:

@@ -46,11 +46,17 @@ def parse_now(value: str | None) -> Any:
     return parse_expires_at(value) if value else utc_now()
 
 
-def load(context: Context) -> Index:
-    """Load the index, printing its warnings."""
+def load(context: Context, *, include_archive: bool = False) -> Index:
+    """Load the index (and, when asked, its cold archive), printing its warnings."""
     from riverbed.index.store import load_memory
 
-    return load_memory(context.index_path, on_warning=context.warn)
+    index = load_memory(context.index_path, on_warning=context.warn)
+    if not include_archive:
+        return index
+    from riverbed.index.cold_archive import archive_path_for, read_archive
+    from riverbed.index.compaction import with_archive
+
+    return with_archive(index, read_archive(archive_path_for(context.index_path)))
 
 
 def _cmd_init(args: argparse.Namespace, context: Context) -> int:
@@ -150,7 +156,7 @@ def _cmd_query(args: argparse.Namespace, context: Context) -> int:
     from riverbed.index.effective import effective_state, revocation_records, with_state
     from riverbed.index.query import query_memory
 
-    index = load(context)
+    index = load(context, include_archive=args.include_archive)
     found = query_memory(
         index,
         type=args.type,
@@ -199,20 +205,40 @@ def _find(index: Index, entry_id: str) -> Entry:
     )
 
 
+def _find_anywhere(index: Index, entry_id: str, context: Context) -> tuple[Entry, str]:
+    """The entry in the live index, else in its cold archive (and which of the two)."""
+    from riverbed.errors import EntryNotFoundError
+    from riverbed.index.cold_archive import archive_path_for, read_archive
+
+    try:
+        return _find(index, entry_id), "live index"
+    except EntryNotFoundError:
+        archive = read_archive(archive_path_for(context.index_path))
+        try:
+            return _find(archive, entry_id), "cold archive"
+        except EntryNotFoundError:
+            raise EntryNotFoundError(
+                f"no entry with id {entry_id!r} in {len(index['entries'])} live and "
+                f"{len(archive['entries'])} archived entries "
+                "(list ids with `riverbed query --all --include-archive`)"
+            ) from None
+
+
 def _cmd_show(args: argparse.Namespace, context: Context) -> int:
     from riverbed.index.dates import effective_expiry
     from riverbed.index.effective import effective_state, revocation_records, with_state
 
     index = load(context)
-    entry = _find(index, args.id)
+    entry, where = _find_anywhere(index, args.id, context)
     state = effective_state(entry, revocation_records(index["entries"]), parse_now(args.now))
     if context.as_json:
-        emit_json(with_state(entry, state))
+        emit_json({**with_state(entry, state), "storedIn": where})
         return 0
     meta = entry.get("metadata", {})
     stored = entry_status(entry)
     fields = [
         ("id", entry["id"]),
+        ("stored in", where),
         ("type", entry.get("type")),
         ("status", state.detail + (f" (stored: {stored})" if state.state != stored else "")),
         ("title", entry.get("title")),
@@ -325,6 +351,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--phase", choices=PHASES)
     p.add_argument("--text", help="case-insensitive text in title, content or summary")
     p.add_argument("--all", action="store_true", help="include superseded and archived entries")
+    p.add_argument(
+        "--include-archive",
+        action="store_true",
+        help="also read the cold archive beside the index (entries `compact` moved out)",
+    )
     p.add_argument("--limit", type=at_least_one, metavar="N", help="show at most N entries")
     add_now_option(p)
     p.set_defaults(handler=_cmd_query)
