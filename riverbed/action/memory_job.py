@@ -152,14 +152,7 @@ def run_memory_job(
     _stage(work, restored.index)
     place_archive(work, restored.archive)
     expired = expire_entries(work, now=now)
-    compaction = None
-    if compact_after_days is not None:
-        with runner.group("riverbed: move settled entries to the cold archive"):
-            compaction = compact_index(work, now=now, days=compact_after_days)
-            runner.info(
-                f"moved {len(compaction.moved)} settled entries older than "
-                f"{compact_after_days} days; live {compaction.live}, archived {compaction.archived}"
-            )
+    compaction = _compact(context, work, compact_after_days)
     added = AppendOutcome() if append is None else append(context, work)
     merged_from, merge_notes, conflicts, late = _merge_newer(context, check, restored, work)
     final = read_index(work)
@@ -188,6 +181,19 @@ def run_memory_job(
         compaction=compaction,
         archive_bytes=archive_bytes,
     )
+
+
+def _compact(context: ActionContext, work: Path, days: int | None) -> CompactReport | None:
+    """Move settled entries older than `days` to the cold archive (None: this mode doesn't)."""
+    if days is None:
+        return None
+    with context.runner.group("riverbed: move settled entries to the cold archive"):
+        report = compact_index(work, now=context.now, days=days)
+        context.runner.info(
+            f"moved {len(report.moved)} settled entries older than {days} days; "
+            f"live {report.live}, archived {report.archived}"
+        )
+    return report
 
 
 def _merge_into(

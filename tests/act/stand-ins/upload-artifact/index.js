@@ -20,8 +20,12 @@ if (!store) fail("RIVERBED_ACT_ARTIFACTS is not set");
 const days = inputs["retention-days"];
 if (days && !/^\d+$/.test(days)) fail(`retention-days ${days} is not a number`);
 const files = inputs.path.split("\n").map((p) => p.trim()).filter(Boolean);
-const found = files.filter((f) => fs.existsSync(f) && fs.statSync(f).isFile()
-  && (inputs["include-hidden-files"] === "true" || !path.basename(f).startsWith(".")));
+// A folder uploads the files in it, named relative to it (as v4 does); hidden ones only
+// with include-hidden-files.
+const visible = (f) => inputs["include-hidden-files"] === "true" || !path.basename(f).startsWith(".");
+const expanded = files.flatMap((f) => (fs.existsSync(f) && fs.statSync(f).isDirectory()
+  ? fs.readdirSync(f).map((n) => path.join(f, n)) : [f]));
+const found = expanded.filter((f) => fs.existsSync(f) && fs.statSync(f).isFile() && visible(f));
 if (found.length === 0) {
   const mode = inputs["if-no-files-found"] || "warn";
   if (mode === "error") fail(`no files were found with the provided path: ${inputs.path}`);
