@@ -1,0 +1,67 @@
+"""The organisation's shared memory as a layer under the repository's own (pure).
+
+A shared layer is a read-only index from a central policy repository. Its suppressions
+and severity overrides are consulted before the repository's own, and its policy may name
+rules that no suppression, shared or local, can hide (`neverSuppress`). See the precedence
+table in docs/DESIGN-NOTES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from riverbed.findings.interface import Finding
+from riverbed.index.model import Entry, Index, context
+from riverbed.memory.severity import SeverityOverride
+
+LOCAL = "local"
+
+
+@dataclass(frozen=True)
+class SharedLayer:
+    """A shared index, where it came from, and its policy (never-suppress rules, overrides)."""
+
+    #: Where it came from, as reviews show it: `shared org/policy@main (artifact 12)`.
+    origin: str
+    index: Index
+    never_suppress: tuple[SeverityOverride, ...] = ()
+    overrides: tuple[SeverityOverride, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The layer's name in decisions: `shared org/policy@main`."""
+        return self.origin.split(" (", 1)[0]
+
+
+def _revoked_id(entry: Entry) -> str | None:
+    ctx = context(entry)
+    if entry.get("type") == "resurface" and ctx.get("action") == "revoke":
+        target = ctx.get("suppressionId")
+        return target if isinstance(target, str) else None
+    return None
+
+
+def shared_view(shared: Index, local: Index) -> Index:
+    """The shared index plus the repository's revocations of shared suppressions.
+
+    A repository may always be stricter than its organisation: revoking a shared
+    suppression brings its findings back here. It can never loosen the shared layer.
+    """
+    ids = {e.get("id") for e in shared["entries"] if e.get("type") == "suppression"}
+    revokes = [e for e in local["entries"] if _revoked_id(e) in ids]
+    return {**shared, "entries": [*shared["entries"], *revokes]}
+
+
+def protecting_rule(finding: Finding, layer: SharedLayer | None) -> str | None:
+    """The never-suppress pattern that protects this finding from every suppression, if any."""
+    if layer is None:
+        return None
+    return next((p.pattern for p in layer.never_suppress if p.matches(finding)), None)
+
+
+def overrides_in_order(
+    layer: SharedLayer | None, local: Sequence[SeverityOverride]
+) -> tuple[SeverityOverride, ...]:
+    """Shared overrides first (the first match re-grades a finding), then the repository's."""
+    return (*(layer.overrides if layer else ()), *local)
