@@ -208,6 +208,8 @@ def status_cli(index: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_cli_json_is_the_core_data_and_text_tells_the_story(index_path: Path) -> None:
     write(index_path, team_memory())
     from_cli = json.loads(status_cli(index_path, "--json").stdout)
+    # The CLI adds where the entries live: the live file, and the cold archive beside it.
+    assert (from_cli.pop("live"), from_cli.pop("archived")) == (len(team_memory()["entries"]), 0)
     assert from_cli == json.loads(json.dumps(status_data(team_memory(), NOW, path=str(index_path))))
     done = status_cli(index_path, "--limit", "2")
     text = done.stdout
