@@ -108,6 +108,27 @@ class CorruptIndexError(RiverbedError):
         )
 
 
+def conflict_problem(path: str, line: int) -> str:
+    """What is wrong with an index holding git conflict markers, and the commands that fix it."""
+    import shlex
+
+    shown = shlex.quote(path)
+    return (
+        f"git conflict markers at line {line} (a git merge wrote both sides into the file); "
+        f"recover with `riverbed resolve {shown}` (merges both sides, loses no entry), "
+        f"then `git add {shown}`; `riverbed init --merge-driver` lets git merge it by itself"
+    )
+
+
+class ConflictedIndexError(CorruptIndexError):
+    """The index holds git conflict markers: `riverbed resolve` merges the two sides."""
+
+    def __init__(self, path: str, line: int) -> None:
+        self.path = path
+        self.problem = conflict_problem(path, line)
+        RiverbedError.__init__(self, f"{path}: {self.problem} (nothing was written)")
+
+
 class InvalidEntryError(RiverbedError):
     """An entry riverbed was asked to write does not satisfy the entry schema."""
 

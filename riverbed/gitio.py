@@ -147,3 +147,46 @@ def git_line(*args: str) -> str | None:
         return None
     value = done.stdout.strip()
     return value if done.returncode == 0 and value and value != "HEAD" else None
+
+
+def toplevel(cwd: str | os.PathLike[str]) -> str | None:
+    """The root of the git work tree holding `cwd`, or None (no git, no repository)."""
+    done = _try_git(["rev-parse", "--show-toplevel"], cwd)
+    if done is None or done.returncode != 0:
+        return None
+    return done.stdout.decode("utf-8", "surrogateescape").strip() or None
+
+
+def unmerged_blobs(path: str | os.PathLike[str]) -> dict[int, bytes]:
+    """Git's copies of a file in the middle of a merge: {1: base, 2: ours, 3: theirs}.
+
+    Empty when the file is not unmerged (or there is no git or repository); a stage the merge
+    lacks (no common ancestor) is left out.
+    """
+    where = os.path.dirname(os.path.abspath(path)) or "."
+    name = os.path.basename(path)
+    if not os.path.isdir(where):
+        return {}
+    listed = _try_git(["ls-files", "-u", "-z", "--", name], where)
+    if listed is None or listed.returncode != 0:
+        return {}
+    blobs: dict[int, bytes] = {}
+    for record in listed.stdout.split(b"\0"):
+        info = record.split(b"\t", 1)[0].split()
+        if len(info) != 3 or not info[2].isdigit():
+            continue
+        shown = _try_git(["cat-file", "blob", info[1].decode("ascii", "replace")], where)
+        if shown is not None and shown.returncode == 0:
+            blobs[int(info[2])] = shown.stdout
+    return blobs
+
+
+def set_config(key: str, value: str, *, cwd: str | os.PathLike[str]) -> None:
+    """`git config key value` in the repository holding `cwd` (its own .git/config)."""
+    done = _try_git(["config", key, value], cwd)
+    if done is None:
+        raise UsageError(f"git is not installed; run `git config {key} ...` where it is")
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        detail = message[-1] if message else f"exit status {done.returncode}"
+        raise UsageError(f"`git config {key}` failed in {cwd}: {detail}")

@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "riverbed.cli.commands.store",
     "riverbed.cli.commands.compact",
     "riverbed.cli.commands.files",
+    "riverbed.cli.commands.gitmerge",
     "riverbed.cli.commands.status",
     "riverbed.cli.commands.review",
     "riverbed.cli.commands.baseline",

@@ -12,6 +12,7 @@ from typing import Any, cast
 import orjson
 
 from riverbed.errors import (
+    ConflictedIndexError,
     CorruptIndexError,
     LockTimeoutError,
     RiverbedError,
@@ -21,6 +22,7 @@ from riverbed.errors import (
 from riverbed.index import locking, note_key, notes
 from riverbed.index.atomic_write import temp_prefix, write_bytes_atomic, write_failure
 from riverbed.index.collector import collector_paused
+from riverbed.index.conflict_markers import marker_line
 from riverbed.index.digests import digest, hashing
 from riverbed.index.jsonbytes import (
     MAX_DEPTH,
@@ -62,6 +64,9 @@ def _loads(data: bytes, source: str) -> Any:
         if str(exc).startswith("depth limit exceeded"):  # orjson reads at most 1024 levels
             problem = f"$: objects and arrays nest deeper than {MAX_DEPTH} levels"
             raise CorruptIndexError(source, problem) from None
+        line = marker_line(data)
+        if line is not None:  # a text merge of two branches: name the command that recovers
+            raise ConflictedIndexError(source, line) from None
         raise CorruptIndexError(source, f"invalid JSON: {exc}") from None
 
 

@@ -30,6 +30,8 @@ def _read_index_file(path: Path) -> bytes:
 
 def _check(data: bytes, path: Path) -> tuple[list[str], int, bool]:
     """The problems found, the entry count, and whether riverbed's reader refuses the file."""
+    from riverbed.errors import conflict_problem
+    from riverbed.index.conflict_markers import marker_line
     from riverbed.index.jsonbytes import loads
     from riverbed.index.storage import parse_index_bytes
     from riverbed.index.store import validate_index
@@ -37,6 +39,9 @@ def _check(data: bytes, path: Path) -> tuple[list[str], int, bool]:
     try:
         document = loads(data)
     except ValueError as exc:
+        line = marker_line(data)
+        if line is not None:
+            return [conflict_problem(str(path), line)], 0, True
         return [f"invalid JSON: {exc}"], 0, True
     problems = validate_index(document)
     entries = document.get("entries") if isinstance(document, dict) else None

@@ -60,14 +60,16 @@ def load(context: Context, *, include_archive: bool = False) -> Index:
 
 
 def _cmd_init(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.cli.commands.gitmerge import setup_merge
     from riverbed.index.gitignore import ensure_gitignore
     from riverbed.index.model import empty_index
     from riverbed.index.storage import locked, read_index, write_index_atomic
 
     path = context.index_path
     with locked(path):
-        # The .gitignore first: a refusal there leaves no new index behind.
+        # The .gitignore and .gitattributes first: a refusal there leaves no new index behind.
         ignored = ensure_gitignore(path)
+        merging = setup_merge(path, configure=args.merge_driver)
         existing = path.exists()
         if existing:
             index = read_index(path)
@@ -83,6 +85,10 @@ def _cmd_init(args: argparse.Namespace, context: Context) -> int:
                 "entries": len(index["entries"]),
                 "gitignore": str(gitignore),
                 "gitignore_changed": ignored,
+                "gitattributes": str(merging.attributes) if merging.attributes else None,
+                "gitattributes_changed": merging.changed,
+                "merge_driver_configured": merging.configured,
+                "merge_driver_config": merging.config_line,
             }
         )
         return 0
@@ -92,7 +98,25 @@ def _cmd_init(args: argparse.Namespace, context: Context) -> int:
         print(f"created {path} (empty index)")
     if ignored:
         print(f"wrote {gitignore}: keeps the lock file and interrupted writes out of git")
+    _say_merge_setup(merging)
     return 0
+
+
+def _say_merge_setup(merging: Any) -> None:
+    if merging.attributes is None:
+        print(
+            "not inside a git repository: no .gitattributes written (run init again after git init)"
+        )
+        return
+    if merging.changed:
+        print(f"wrote {merging.attributes}: `{merging.line}` (commit it)")
+    if merging.configured:
+        print("git merges the index with riverbed in this clone (merge.riverbed.driver is set)")
+    else:
+        print(
+            "so git merges the index without conflicts, run once per clone:\n  "
+            + merging.config_line
+        )
 
 
 def _content(args: argparse.Namespace) -> str:
@@ -326,6 +350,11 @@ def _cmd_expire(args: argparse.Namespace, context: Context) -> int:
 def register(subparsers: Any) -> None:
     """Add the store verbs."""
     p = subparsers.add_parser("init", help="create an empty index if there is none")
+    p.add_argument(
+        "--merge-driver",
+        action="store_true",
+        help="also set git's merge driver for the index in this clone (git config)",
+    )
     p.set_defaults(handler=_cmd_init)
     add_common_options(p)
 
