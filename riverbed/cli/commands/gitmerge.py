@@ -57,6 +57,24 @@ def setup_merge(index_path: Path, *, configure: bool) -> MergeSetup:
     return MergeSetup(attributes, line, changed, config_line, configure)
 
 
+def say_merge_setup(merging: MergeSetup) -> None:
+    """What init says about git: the .gitattributes line, and the config line or that it ran."""
+    if merging.attributes is None:
+        print(
+            "not inside a git repository: no .gitattributes written (run init again after git init)"
+        )
+        return
+    if merging.changed:
+        print(f"wrote {merging.attributes}: `{merging.line}` (commit it)")
+    if merging.configured:
+        print("git merges the index with riverbed in this clone (merge.riverbed.driver is set)")
+    else:
+        print(
+            "so git merges the index without conflicts, run once per clone:\n  "
+            + merging.config_line
+        )
+
+
 def _parse_side(data: bytes, source: str, *, may_be_empty: bool = False) -> Index:
     from riverbed.index.model import empty_index
     from riverbed.index.storage import parse_index_bytes

@@ -60,7 +60,7 @@ def load(context: Context, *, include_archive: bool = False) -> Index:
 
 
 def _cmd_init(args: argparse.Namespace, context: Context) -> int:
-    from riverbed.cli.commands.gitmerge import setup_merge
+    from riverbed.cli.commands.gitmerge import say_merge_setup, setup_merge
     from riverbed.index.gitignore import ensure_gitignore
     from riverbed.index.model import empty_index
     from riverbed.index.storage import locked, read_index, write_index_atomic
@@ -98,25 +98,8 @@ def _cmd_init(args: argparse.Namespace, context: Context) -> int:
         print(f"created {path} (empty index)")
     if ignored:
         print(f"wrote {gitignore}: keeps the lock file and interrupted writes out of git")
-    _say_merge_setup(merging)
+    say_merge_setup(merging)
     return 0
-
-
-def _say_merge_setup(merging: Any) -> None:
-    if merging.attributes is None:
-        print(
-            "not inside a git repository: no .gitattributes written (run init again after git init)"
-        )
-        return
-    if merging.changed:
-        print(f"wrote {merging.attributes}: `{merging.line}` (commit it)")
-    if merging.configured:
-        print("git merges the index with riverbed in this clone (merge.riverbed.driver is set)")
-    else:
-        print(
-            "so git merges the index without conflicts, run once per clone:\n  "
-            + merging.config_line
-        )
 
 
 def _content(args: argparse.Namespace) -> str:
