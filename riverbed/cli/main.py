@@ -16,6 +16,7 @@ from riverbed.errors import RiverbedError
 COMMAND_MODULES = (
     "riverbed.cli.commands.store",
     "riverbed.cli.commands.compact",
+    "riverbed.cli.commands.policy",
     "riverbed.cli.commands.files",
     "riverbed.cli.commands.gitmerge",
     "riverbed.cli.commands.status",

@@ -128,6 +128,9 @@ class Context(TypedDict, total=False):
     counts: dict[str, int]
     toolVersion: str
     details: dict[str, Any]
+    # decision entries holding an organisation policy (organisation/policy.py)
+    neverSuppress: list[str]
+    severityOverrides: dict[str, str]
     # promotion_candidate (memory/learning/candidates.py)
     clusterId: str
     clusterKind: str

@@ -8,12 +8,14 @@ table in docs/DESIGN-NOTES.md.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from riverbed.findings.interface import Finding
 from riverbed.index.model import Entry, Index, context
 from riverbed.memory.severity import SeverityOverride
+from riverbed.memory.suppress import SuppressionDecision, SuppressionResult
 
 LOCAL = "local"
 
@@ -32,6 +34,19 @@ class SharedLayer:
     def label(self) -> str:
         """The layer's name in decisions: `shared org/policy@main`."""
         return self.origin.split(" (", 1)[0]
+
+
+@dataclass(frozen=True)
+class LayerMarks:
+    """Which suppressions came from the shared layer, and which findings its policy protects."""
+
+    label: str
+    shared_ids: frozenset[str]
+    protected: dict[int, str]
+
+    def layer_of(self, decision: SuppressionDecision) -> str:
+        """`local`, or the shared layer's label when its suppression made the decision."""
+        return self.label if decision.suppression_id in self.shared_ids else LOCAL
 
 
 def _revoked_id(entry: Entry) -> str | None:
@@ -65,3 +80,32 @@ def overrides_in_order(
 ) -> tuple[SeverityOverride, ...]:
     """Shared overrides first (the first match re-grades a finding), then the repository's."""
     return (*(layer.overrides if layer else ()), *local)
+
+
+def enforce_never_suppress(
+    result: SuppressionResult, findings: Sequence[Finding], layer: SharedLayer | None
+) -> tuple[SuppressionResult, dict[int, str]]:
+    """Undo suppressions of findings the shared policy protects; (result, position → pattern).
+
+    Each undone decision stays on record as refused, naming the pattern and the layer, so
+    the review says why a matching suppression did not hide the finding.
+    """
+    if layer is None or not layer.never_suppress:
+        return result, {}
+    protected: dict[int, str] = {}
+    applied: list[SuppressionDecision] = []
+    for decision in result.applied:
+        pattern = protecting_rule(decision.finding, layer)
+        if decision.action == "suppressed" and pattern is not None:
+            protected[decision.finding_index] = pattern
+            reason = f"never suppressed: rule {pattern} by policy of {layer.label}"
+            applied.append(dataclasses.replace(decision, action="skipped", reason=reason))
+        else:
+            applied.append(decision)
+    if not protected:
+        return result, {}
+    hidden = {d.finding_index for d in applied if d.action == "suppressed"}
+    kept = tuple(f for n, f in enumerate(findings) if n not in hidden)
+    suppressed = tuple(f for n, f in enumerate(findings) if n in hidden)
+    changed = dataclasses.replace(result, kept=kept, suppressed=suppressed, applied=tuple(applied))
+    return changed, protected

@@ -14,6 +14,14 @@ from riverbed.memory.baseline import Baseline
 from riverbed.memory.change import FILTER_MODES, Change, FilterMode, Scope, finding_scope
 from riverbed.memory.evidence import EvidenceCheck, check_all, evidence_counts
 from riverbed.memory.globs import normalize_path
+from riverbed.memory.layers import (
+    LOCAL,
+    LayerMarks,
+    SharedLayer,
+    enforce_never_suppress,
+    overrides_in_order,
+    shared_view,
+)
 from riverbed.memory.select import ChangedFiles, ReviewMemory, load_review_memory, should_resurface
 from riverbed.memory.severity import OverrideUse, SeverityOverride, apply_overrides
 from riverbed.memory.suppress import SuppressionDecision, SuppressionResult, apply_suppressions
@@ -37,6 +45,10 @@ class Decision:
     #: Matching suppressions the severity guard refused (the finding stays kept).
     guard_skips: tuple[SuppressionDecision, ...]
     evidence: EvidenceCheck | None
+    #: The layer of the suppression that hid it: `local`, or the shared layer's label.
+    layer: str | None = None
+    #: The shared policy's never-suppress pattern that kept it despite a suppression.
+    protected_by: str | None = None
 
     @property
     def in_scope(self) -> bool:
@@ -54,6 +66,9 @@ class Decision:
             out["baselineState"] = self.baseline_state
         if self.suppression is not None:
             out["suppressionId"] = self.suppression.suppression_id
+            out["suppressionLayer"] = self.layer or LOCAL
+        if self.protected_by is not None:
+            out["neverSuppress"] = self.protected_by
         if self.guard_skips:
             out["skippedByGuard"] = [d.suppression_id for d in self.guard_skips]
         return out
@@ -231,6 +246,7 @@ def _decisions(
     mode: FilterMode,
     baseline: Baseline | None,
     checks: Sequence[EvidenceCheck] | None,
+    layers: LayerMarks | None = None,
 ) -> tuple[Decision, ...]:
     """One decision per finding: outcome, scope, baseline state, guard skips, evidence."""
     suppressed_by = result.suppressed_by()
@@ -263,6 +279,8 @@ def _decisions(
                 suppression=hidden,
                 guard_skips=tuple(refused.get(position, ())) if outcome == "kept" else (),
                 evidence=checks[position] if checks is not None else None,
+                layer=layers.layer_of(hidden) if layers and hidden else None,
+                protected_by=layers.protected.get(position) if layers else None,
             )
         )
     return tuple(decisions)
@@ -284,6 +302,32 @@ def _fallback_notes(change: Change | None, requested: FilterMode, mode: FilterMo
     return notes
 
 
+def _suppress(
+    findings: Sequence[Finding],
+    index: Index,
+    shared: SharedLayer | None,
+    *,
+    phase: str | None,
+    change: Change | None,
+    now: datetime,
+) -> tuple[ReviewMemory, list[Entry], SuppressionResult, LayerMarks | None]:
+    """Both layers' suppressions applied: memory, those in effect, the result, layer marks."""
+    memory, in_effect, applicable = _memory_for(
+        index, findings, phase=phase, change=change, now=now
+    )
+    if shared is None:
+        return memory, in_effect, apply_suppressions(findings, applicable, now=now), None
+    _, shared_effect, shared_applicable = _memory_for(
+        shared_view(shared.index, index), findings, phase=phase, change=change, now=now
+    )
+    # The shared layer is consulted first: when both layers may hide a finding, the
+    # decision names the organisation's suppression.
+    result = apply_suppressions(findings, [*shared_applicable, *applicable], now=now)
+    result, protected = enforce_never_suppress(result, findings, shared)
+    ids = frozenset(str(e.get("id")) for e in shared_applicable)
+    return memory, [*shared_effect, *in_effect], result, LayerMarks(shared.label, ids, protected)
+
+
 def review_findings(
     findings: Sequence[Finding],
     index: Index,
@@ -295,6 +339,7 @@ def review_findings(
     now: datetime,
     workspace: str | os.PathLike[str] | None = None,
     severity_overrides: Sequence[SeverityOverride] = (),
+    shared: SharedLayer | None = None,
 ) -> ReviewResult:
     """Apply the memory of `index` to `findings` for `change` in `phase`, scoped and labelled.
 
@@ -303,19 +348,18 @@ def review_findings(
     """
     if filter_mode is not None and filter_mode not in FILTER_MODES:
         raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
-    graded = apply_overrides(findings, severity_overrides)
+    graded = apply_overrides(findings, overrides_in_order(shared, severity_overrides))
     findings = graded.findings
     requested = filter_mode or default_filter_mode(change)
     mode = change.effective_mode(requested) if change is not None else "nofilter"
-    memory, in_effect, applicable = _memory_for(
-        index, findings, phase=phase, change=change, now=now
+    memory, in_effect, result, layers = _suppress(
+        findings, index, shared, phase=phase, change=change, now=now
     )
-    result = apply_suppressions(findings, applicable, now=now)
     changed_set = ChangedFiles(change.paths if change is not None else ())
     resurfaced = tuple(e for e in in_effect if should_resurface(e, changed_set, now=now))
     checks = check_all(findings, workspace) if workspace is not None else None
     decisions = _decisions(
-        findings, result, change=change, mode=mode, baseline=baseline, checks=checks
+        findings, result, change=change, mode=mode, baseline=baseline, checks=checks, layers=layers
     )
     notes = [
         *(change.notes if change is not None else ()),

@@ -103,6 +103,7 @@ def review_view(
             d.suppression.suppression_id,
             d.suppression.feedback_type or "unspecified",
             d.suppression.justification,
+            d.layer,
         )
         for d in result.suppressed
         if d.suppression is not None

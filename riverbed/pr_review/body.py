@@ -97,9 +97,16 @@ def _suppressed_line(item: SuppressedFinding) -> str:
     f = item.finding
     return (
         f"- {_head(f)}: {inline(f.message, 300)} (fingerprint {_code(f.fingerprint, 64)}) "
-        f"— suppressed by {_code(item.suppression_id)} ({inline(item.feedback_type, 40)}: "
-        f"{inline(item.reason, 200)})\n"
+        f"— suppressed by {_code(item.suppression_id)}{_layer(item.layer)} "
+        f"({inline(item.feedback_type, 40)}: {inline(item.reason, 200)})\n"
     )
+
+
+def _layer(layer: str | None) -> str:
+    """` from the shared layer org/x@main` / ` from this repository`; nothing without layers."""
+    if layer is None:
+        return ""
+    return " from this repository" if layer == "local" else f" from the {inline(layer, 200)}"
 
 
 def _guard_line(item: GuardSkip) -> str:

@@ -36,6 +36,9 @@ class SuppressedFinding:
     suppression_id: str
     feedback_type: str
     reason: str
+    #: Which memory layer's suppression it was (`local` or `shared org/x@main`); None
+    #: when the review had no shared layer.
+    layer: str | None = None
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,7 @@ def index_violations(root: Path) -> list[str]:
 
 
 #: The packages that apply memory, read findings and evals: pure of every host.
-CORE = ("memory", "findings", "evals")
+CORE = ("memory", "findings", "evals", "organisation")
 #: The hosts: GitHub I/O, the action, the CLI, the agents' servers and hooks.
 HOSTS = ("github", "action", "cli", "agents")
 

@@ -136,6 +136,7 @@ def _print_hidden(result: ReviewResult) -> None:
         for d in result.suppressed:
             if d.suppression is not None:
                 why = f"by {d.suppression.suppression_id} ({d.suppression.reason})"
+                why += f" [{d.layer}]" if d.layer else ""
                 print(f"  {_where(d)}  {terminal(why)}")
     if result.tool_suppressed:
         print("suppressed by the tool:")
@@ -223,6 +224,15 @@ def _review_json(
     )
 
 
+def _shared(args: argparse.Namespace, now: Any) -> Any:
+    """The organisation's shared layer from `--shared-index`, or None."""
+    if not args.shared_index:
+        return None
+    from riverbed.organisation.source import read_shared_index
+
+    return read_shared_index(args.shared_index, now)
+
+
 def _cmd_review(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import parse_now
     from riverbed.findings import read_findings_file, write_json_file
@@ -256,6 +266,7 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
         now=now,
         workspace=args.workspace,
         severity_overrides=severity_overrides(args, root),
+        shared=_shared(args, now),
     )
     for warning in result.warnings:
         context.warn(warning)
@@ -312,6 +323,12 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--workspace", metavar="DIR", help="checkout to verify evidence against")
     override_option(p)
+    p.add_argument(
+        "--shared-index",
+        metavar="PATH",
+        help="the organisation's index: its policy and suppressions apply before this "
+        "repository's, and its never-suppress rules cannot be suppressed here",
+    )
     p.add_argument("--out", metavar="FILE", help="write every finding as SARIF 2.1.0")
     p.add_argument(
         "--fail-on",

@@ -1,0 +1,1 @@
+"""The organisation layer: a central policy repository's memory, read-only, under a repository's."""
