@@ -25,15 +25,33 @@ from riverbed.agents.hooks import (
 )
 from riverbed.errors import InputFormatError
 
+#: PATH without any `riverbed` on it (the test venv's bin is left out), python still there.
+NO_RIVERBED_PATH = os.pathsep.join(
+    d for d in os.environ["PATH"].split(os.pathsep) if d and not (Path(d) / "riverbed").exists()
+)
 
-def hooks_cli(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+
+def hooks_cli(
+    root: Path, *args: str, check: bool = True, path: str = NO_RIVERBED_PATH
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "riverbed", "hooks", "--dir", str(root), *args],
         capture_output=True,
         text=True,
         check=check,
         cwd=root,
+        env={**os.environ, "PATH": path},
     )
+
+
+def _bin_with_riverbed(tmp_path: Path) -> Path:
+    """A directory holding a `riverbed` that runs the code under test, as an install has."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "riverbed"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m riverbed "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    return bin_dir
 
 
 def our_hooks(settings: dict[str, Any]) -> list[dict[str, Any]]:
@@ -54,17 +72,20 @@ def test_printing_writes_nothing_and_shows_every_snippet(tmp_path: Path) -> None
     hook = settings["hooks"]["SessionStart"][0]["hooks"][0]
     assert hook["type"] == "command" and "context" in hook["command"]
     assert settings["enabledMcpjsonServers"] == ["riverbed"]
-    # Started as `python -m riverbed`: that interpreter's absolute path, not `riverbed` on PATH.
-    python = str(Path(sys.executable).absolute())
-    assert data["launcher"] == [python, "-m", "riverbed"]
-    assert hook["command"].startswith(f"{shlex.quote(python)} -m riverbed --index ")
+    # Not on PATH: `python -m riverbed`, by name, so the files can be committed.
+    python = data["launcher"][0]
+    assert python in ("python", "python3") and data["launcher"][1:] == ["-m", "riverbed"]
+    assert hook["command"] == (
+        f'{python} -m riverbed --index "$CLAUDE_PROJECT_DIR"/.river/memory/index.json '
+        "context --max-chars 4000"
+    )
     assert mcp == {
         "mcpServers": {
             "riverbed": {"type": "stdio", "command": python, "args": ["-m", "riverbed", "mcp"]}
         }
     }
     assert data["claudeMcpAdd"] == (
-        f"claude mcp add --scope project riverbed -- {shlex.quote(python)} -m riverbed mcp"
+        f"claude mcp add --scope project riverbed -- {python} -m riverbed mcp"
     )
     assert tomllib.loads(data["codexConfigToml"]) == {
         "mcp_servers": {"riverbed": {"command": python, "args": ["-m", "riverbed", "mcp"]}}
@@ -243,15 +264,11 @@ def test_the_written_hook_runs_and_prints_the_memory(tmp_path: Path) -> None:
             "metadata": {"createdAt": "2026-01-01T00:00:00.000Z", "author": "ana"},
         },
     )
-    hooks_cli(project, "--write")
+    bin_dir = _bin_with_riverbed(tmp_path)
+    hooks_cli(project, "--write", path=f"{bin_dir}:{NO_RIVERBED_PATH}")
     settings = json.loads((project / ".claude" / "settings.json").read_text(encoding="utf-8"))
     command = our_hooks(settings)[0]["command"]
-    # A `riverbed` on PATH, as an installed package provides; this one runs the code under test.
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    shim = bin_dir / "riverbed"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m riverbed "$@"\n', encoding="utf-8")
-    shim.chmod(0o755)
+    assert command.startswith("riverbed --index ")
     env = {
         **os.environ,
         "PATH": f"{bin_dir}:{os.environ['PATH']}",
@@ -270,19 +287,25 @@ def test_the_written_hook_runs_and_prints_the_memory(tmp_path: Path) -> None:
     assert "wontfix-legacy-logging" in done.stdout
 
 
-def _console_script(tmp_path: Path) -> Path:
-    """A `riverbed` launcher script like pip writes into a venv's bin/, not on PATH."""
+def _console_script(tmp_path: Path, *, without_mcp: bool = False) -> Path:
+    """A `riverbed` launcher script like pip writes into a venv's bin/, not on PATH.
+
+    `without_mcp`: its interpreter cannot import the MCP SDK (None in sys.modules blocks it),
+    as in a venv where riverbed was installed without the extra.
+    """
     script = tmp_path / "venv-bin" / "riverbed"
     script.parent.mkdir()
+    block = "sys.modules['mcp'] = None\n" if without_mcp else ""
     script.write_text(
-        f"#!{sys.executable}\nimport sys\nfrom riverbed.cli.main import main\nsys.exit(main())\n",
+        f"#!{sys.executable}\nimport sys\n{block}"
+        "from riverbed.cli.main import main\nsys.exit(main())\n",
         encoding="utf-8",
     )
     script.chmod(0o755)
     return script
 
 
-def test_write_uses_the_running_executable_and_check_runs_it(tmp_path: Path) -> None:
+def test_absolute_uses_the_running_executable_and_check_runs_it(tmp_path: Path) -> None:
     script = _console_script(tmp_path)
     project = tmp_path / "project"
     project.mkdir()
@@ -290,9 +313,9 @@ def test_write_uses_the_running_executable_and_check_runs_it(tmp_path: Path) -> 
     run = {"capture_output": True, "text": True, "check": False, "cwd": project, "env": env}
     init = subprocess.run([str(script), "init"], **run)
     assert init.returncode == 0, init.stderr
-    done = subprocess.run([str(script), "hooks", "--write"], **run)
+    done = subprocess.run([str(script), "hooks", "--write", "--absolute"], **run)
     assert done.returncode == 0, done.stderr
-    assert f"start riverbed as `{script}`" in done.stdout
+    assert f"start riverbed as `{script}`" in done.stdout and "do not commit" in done.stdout
     settings = json.loads((project / ".claude" / "settings.json").read_text(encoding="utf-8"))
     (hook,) = our_hooks(settings)
     assert hook["command"].startswith(f"{script} --index ")
@@ -302,7 +325,8 @@ def test_write_uses_the_running_executable_and_check_runs_it(tmp_path: Path) -> 
     check = subprocess.run([str(script), "hooks", "--check"], **run)
     assert check.returncode == 0, check.stdout + check.stderr
     assert "SessionStart hook runs:" in check.stdout and "exit 0" in check.stdout
-    assert f"MCP server command found: {script}" in check.stdout
+    assert f"MCP server starts: {script} mcp" in check.stdout
+    assert "imports the MCP SDK" in check.stdout
 
     # A hook written for `riverbed` on PATH fails where Claude Code runs it: --check says so.
     hook["command"] = hook["command"].replace(str(script), "riverbed", 1)
@@ -313,7 +337,8 @@ def test_write_uses_the_running_executable_and_check_runs_it(tmp_path: Path) -> 
     assert report["ok"] is False
     assert report["hooks"][0]["runs"] is False
     assert report["hooks"][0]["detail"].startswith("exit 127")
-    assert "rerun `riverbed hooks --write`" in report["hooks"][0]["detail"]
+    assert "put riverbed on PATH" in report["hooks"][0]["detail"]
+    assert "`riverbed hooks --write --absolute`" in report["hooks"][0]["detail"]
 
 
 def test_check_without_a_hook_fails_and_says_how_to_add_one(tmp_path: Path) -> None:
@@ -329,3 +354,51 @@ def test_python_m_hooks_are_recognised_as_ours() -> None:
     assert is_riverbed_context_hook("/v/bin/python -m riverbed --index x context")
     assert is_riverbed_context_hook("/opt/venv/bin/riverbed context")
     assert not is_riverbed_context_hook("python -m other context")
+
+
+def test_written_files_name_no_machine_path_and_a_relative_index(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "memory").mkdir(parents=True)
+    bin_dir = _bin_with_riverbed(tmp_path)
+    index = project / "memory" / "team.json"
+    done = hooks_cli(
+        project, "--index", str(index), "--write", path=f"{bin_dir}:{NO_RIVERBED_PATH}"
+    )
+    assert "so teammates can commit them" in done.stdout
+    settings_bytes = (project / ".claude" / "settings.json").read_bytes()
+    mcp_bytes = (project / ".mcp.json").read_bytes()
+    for data in (settings_bytes, mcp_bytes):
+        assert str(tmp_path).encode() not in data and sys.executable.encode() not in data
+    servers = json.loads(mcp_bytes)["mcpServers"]
+    assert servers["riverbed"] == {
+        "type": "stdio",
+        "command": "riverbed",
+        "args": ["mcp", "--index", "memory/team.json"],
+    }
+    (hook,) = our_hooks(json.loads(settings_bytes))
+    assert shlex.split(hook["command"])[:3] == [
+        "riverbed",
+        "--index",
+        "$CLAUDE_PROJECT_DIR/memory/team.json",
+    ]
+
+
+def test_check_fails_when_the_registered_server_cannot_import_the_sdk(tmp_path: Path) -> None:
+    script = _console_script(tmp_path, without_mcp=True)
+    project = tmp_path / "project"
+    project.mkdir()
+    env = {**os.environ, "PATH": NO_RIVERBED_PATH}
+    run = {"capture_output": True, "text": True, "check": False, "cwd": project, "env": env}
+    assert subprocess.run([str(script), "init"], **run).returncode == 0
+    assert subprocess.run([str(script), "hooks", "--write", "--absolute"], **run).returncode == 0
+    check = subprocess.run([str(script), "--json", "hooks", "--check"], **run)
+    report = json.loads(check.stdout)
+    # The hook itself runs (context needs no SDK); the server it registered cannot start.
+    assert report["hooks"][0]["runs"] is True
+    assert report["mcpServer"]["runs"] is False and report["ok"] is False
+    assert check.returncode == 1
+    detail = report["mcpServer"]["detail"]
+    assert detail.startswith("exit 2: riverbed: error:") and "Model Context Protocol SDK" in detail
+    assert "pip install '.[mcp]'" in detail
+    text = subprocess.run([str(script), "hooks", "--check"], **run)
+    assert text.returncode == 1 and f"MCP server FAILS: {script} mcp" in text.stdout

@@ -10,7 +10,13 @@ import importlib.util
 
 from riverbed.errors import OptionalDependencyError
 
-INSTALL_HINT = "pip install 'riverbed[mcp]'"
+#: riverbed is installed from a clone or from its repository, never by a bare package name
+#: on an index (that name is not riverbed's: it could be anyone's package).
+INSTALL_HINT = (
+    "pip install '.[mcp]' in a clone of riverbed, or "
+    "pip install 'riverbed[mcp] @ git+https://github.com/OWNER/riverbed@COMMIT' "
+    "(OWNER: where your organization publishes riverbed)"
+)
 
 
 def require_mcp() -> None:

@@ -38,11 +38,34 @@ class ServerSettings:
     index_path: Path
     author: str = "mcp"
     read_only: bool = False
+    #: How the index was chosen, for the message when it is missing (`--index`, …).
+    origin: str = ""
+
+
+def require_index(settings: ServerSettings) -> None:
+    """Refuse, naming the fix, when there is no index: the server is outside any project.
+
+    Serving an empty memory would tell the agent there is nothing to know, and a deposit
+    would start a stray index wherever the client happened to start the server.
+    """
+    from riverbed.errors import UsageError
+
+    path = settings.index_path
+    if path.is_file():
+        return
+    how = f" ({settings.origin})" if settings.origin else ""
+    raise UsageError(
+        f"no memory index at {path}{how}: this riverbed MCP server is outside any riverbed "
+        "project, so it has no memory to give and writes none; start it in the project (the "
+        "client's working directory), or register it with `--index FILE` or "
+        "$RIVERBED_INDEX; a project without memory yet runs `riverbed init` first"
+    )
 
 
 def _load(settings: ServerSettings) -> tuple[Index, list[str]]:
     from riverbed.index.store import load_memory
 
+    require_index(settings)
     warnings: list[str] = []
     index = load_memory(settings.index_path, on_warning=warnings.append)
     return index, warnings
@@ -198,10 +221,13 @@ def deposit_tool(
 
 def status_tool(settings: ServerSettings, *, now: datetime) -> dict[str, Any]:
     """The orientation data `riverbed status --json` prints."""
+    from riverbed.index.cold_archive import archived_count
     from riverbed.memory.status import status_data
 
     index, warnings = _load(settings)
     data = status_data(index, now, path=str(settings.index_path))
+    data["live"] = len(index["entries"])
+    data["archived"] = archived_count(settings.index_path)
     if warnings:
         data["warnings"] = warnings
     return data

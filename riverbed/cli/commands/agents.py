@@ -14,14 +14,51 @@ def _cmd_mcp(args: argparse.Namespace, context: Context) -> int:
     from riverbed.agents.mcp import require_mcp
 
     require_mcp()
-    from riverbed.agents.mcp.server import serve
     from riverbed.agents.mcp.tools import ServerSettings
 
     author = args.author or os.environ.get("RIVERBED_AUTHOR") or "mcp"
-    serve(
-        ServerSettings(
-            index_path=context.index_path.absolute(), author=author, read_only=args.read_only
-        )
+    settings = ServerSettings(
+        index_path=context.index_path.absolute(),
+        author=author,
+        read_only=args.read_only,
+        origin=f"the server started in {Path.cwd()}",
+    )
+    if args.check:
+        return _mcp_check(settings, context)
+    from riverbed.agents.mcp.server import serve
+
+    serve(settings)
+    return 0
+
+
+def _mcp_check(settings: Any, context: Context) -> int:
+    """Import the SDK as the server would and find the index; exit 0 when it can serve."""
+    import sys
+    from importlib.metadata import PackageNotFoundError, version
+
+    from riverbed.agents.mcp import INSTALL_HINT
+    from riverbed.agents.mcp.tools import require_index
+    from riverbed.errors import OptionalDependencyError
+    from riverbed.index.store import load_memory
+
+    try:
+        import riverbed.agents.mcp.server  # noqa: F401  (what `riverbed mcp` imports)
+    except ImportError as exc:
+        raise OptionalDependencyError(
+            f"{sys.executable} cannot import the MCP SDK ({exc}); install it with: {INSTALL_HINT}"
+        ) from None
+    try:
+        sdk = version("mcp")
+    except PackageNotFoundError:
+        sdk = "unknown"
+    require_index(settings)
+    count = len(load_memory(settings.index_path, on_warning=lambda _: None)["entries"])
+    if context.as_json:
+        emit_json({"python": sys.executable, "mcp": sdk, "index": str(settings.index_path)})
+        return 0
+    print(
+        f"riverbed mcp can start: {sys.executable} imports the MCP SDK (mcp {sdk}); "
+        f"memory at {settings.index_path} ({count} entries)"
     )
     return 0
 
@@ -43,11 +80,32 @@ def running_launcher() -> tuple[str, ...]:
     return (str(Path(sys.executable).absolute()), "-m", "riverbed")
 
 
-def _hooks_data(index: str, root: Path, write: bool) -> dict[str, Any]:
+def portable_launcher() -> tuple[str, ...]:
+    """How a teammate starts riverbed: `riverbed` on PATH, else `python -m riverbed`.
+
+    What `hooks --write` puts in files the team commits: no one's absolute venv path.
+    """
+    import shutil
+
+    if shutil.which("riverbed"):
+        return ("riverbed",)
+    python = next((p for p in ("python", "python3") if shutil.which(p)), "python")
+    return (python, "-m", "riverbed")
+
+
+def shared_index(index: Path, root: Path) -> str:
+    """The index as committed files name it: relative to the project root when inside it."""
+    try:
+        return index.absolute().relative_to(root.absolute()).as_posix()
+    except ValueError:
+        return str(index.absolute())
+
+
+def _hooks_data(index: str, root: Path, write: bool, absolute: bool = False) -> dict[str, Any]:
     from riverbed.agents import hooks
     from riverbed.agents.configfiles import read_json_config, write_json_atomic
 
-    launcher = running_launcher()
+    launcher = running_launcher() if absolute else portable_launcher()
 
     settings_path = root / ".claude" / "settings.json"
     mcp_path = root / ".mcp.json"
@@ -90,6 +148,8 @@ def _hooks_data(index: str, root: Path, write: bool) -> dict[str, Any]:
         "client": "claude-code",
         "write": write,
         "launcher": list(launcher),
+        "absolute": absolute,
+        "index": index,
         "files": files,
         "agentsMd": hooks.agents_md_sentences(),
         "claudeMcpAdd": hooks.claude_mcp_add_command(index, launcher),
@@ -99,97 +159,15 @@ def _hooks_data(index: str, root: Path, write: bool) -> dict[str, Any]:
     }
 
 
-def _run_hook(command: str, root: Path) -> dict[str, Any]:
-    """Run one configured hook as Claude Code would (sh -c, $CLAUDE_PROJECT_DIR set)."""
-    import subprocess
-
-    from riverbed.agents.hooks import HOOK_TIMEOUT_SECONDS
-
-    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(root.absolute())}
-    try:
-        done = subprocess.run(
-            ["/bin/sh", "-c", command],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=HOOK_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except FileNotFoundError:
-        return {"command": command, "runs": False, "detail": "/bin/sh is not available here"}
-    except subprocess.TimeoutExpired:
-        detail = f"did not finish within the hook timeout of {HOOK_TIMEOUT_SECONDS} s"
-        return {"command": command, "runs": False, "detail": detail}
-    if done.returncode == 0:
-        size = len(done.stdout)
-        return {
-            "command": command,
-            "runs": True,
-            "detail": f"exit 0, {size:,} characters of context",
-        }
-    first = (done.stderr.strip().splitlines() or [""])[-1][:200]
-    hint = (
-        "; the command is not found where Claude Code runs it: rerun `riverbed hooks --write` "
-        "with the riverbed you use, which writes its absolute path"
-        if done.returncode == 127
-        else ""
-    )
-    detail = f"exit {done.returncode}{': ' + first if first else ''}{hint}"
-    return {"command": command, "runs": False, "detail": detail}
-
-
-def _check_data(root: Path) -> dict[str, Any]:
-    """Does each riverbed hook and MCP server configured under `root` actually start?"""
-    import shutil
-
-    from riverbed.agents import hooks
-    from riverbed.agents.configfiles import read_json_config
-
-    settings_path = root / ".claude" / "settings.json"
-    checks = [_run_hook(c, root) for c in hooks.configured_hooks(read_json_config(settings_path))]
-    servers = read_json_config(root / ".mcp.json").get("mcpServers")
-    server = servers.get(hooks.SERVER_NAME) if isinstance(servers, dict) else None
-    mcp: dict[str, Any] | None = None
-    if isinstance(server, dict) and isinstance(server.get("command"), str):
-        command = server["command"]
-        found = shutil.which(command) is not None
-        mcp = {
-            "command": command,
-            "runs": found,
-            "detail": "found" if found else "not found (not an executable path, not on PATH)",
-        }
-    return {"settings": str(settings_path), "hooks": checks, "mcpServer": mcp}
-
-
-def _cmd_hooks_check(args: argparse.Namespace, context: Context) -> int:
-    data = _check_data(Path(args.dir))
-    ok = bool(data["hooks"]) and all(c["runs"] for c in data["hooks"])
-    ok = ok and (data["mcpServer"] is None or data["mcpServer"]["runs"])
-    if context.as_json:
-        emit_json({**data, "ok": ok})
-        return 0 if ok else 1
-    if not data["hooks"]:
-        print(
-            f"no SessionStart hook running `riverbed context` in {data['settings']}; "
-            "add one with `riverbed hooks --write`"
-        )
-    for check in data["hooks"]:
-        verdict = "runs" if check["runs"] else "FAILS"
-        print(f"SessionStart hook {verdict}: {check['command']}\n  {check['detail']}")
-    if data["mcpServer"] is not None:
-        server = data["mcpServer"]
-        verdict = "found" if server["runs"] else "NOT FOUND"
-        print(f"MCP server command {verdict}: {server['command']}")
-    return 0 if ok else 1
-
-
 def _cmd_hooks(args: argparse.Namespace, context: Context) -> int:
     import json
 
     if args.check:
-        return _cmd_hooks_check(args, context)
-    data = _hooks_data(str(context.index_path), Path(args.dir), args.write)
+        from riverbed.cli.commands.hooks_check import cmd_hooks_check
+
+        return cmd_hooks_check(args, context)
+    root = Path(args.dir)
+    data = _hooks_data(shared_index(context.index_path, root), root, args.write, args.absolute)
     if context.as_json:
         emit_json(data)
         return 0
@@ -205,10 +183,20 @@ def _cmd_hooks(args: argparse.Namespace, context: Context) -> int:
             print(f"== {item['path']} (merge this in, or rerun with --write) ==")
             print(json.dumps(item["document"], indent=2, ensure_ascii=False))
         print()
-    print(
-        f"The hook and the MCP server start riverbed as `{' '.join(data['launcher'])}` (the one "
-        "running now, so they work without an activated venv); after moving it, rerun this."
-    )
+    started = " ".join(data["launcher"])
+    if args.absolute:
+        print(
+            f"The hook and the MCP server start riverbed as `{started}` (the one running now, "
+            "so they work without an activated venv, on this machine only: do not commit "
+            "them); after moving it, rerun this."
+        )
+    else:
+        print(
+            f"The hook and the MCP server start riverbed as `{started}`, with the index "
+            f"{data['index']} relative to the project, so teammates can commit them; "
+            "`riverbed hooks --check` says whether they start here (--absolute writes this "
+            "interpreter's path instead)."
+        )
     print()
     print("== AGENTS.md / CLAUDE.md (for agents without hooks) ==")
     print(data["agentsMd"])
@@ -229,12 +217,18 @@ def register(subparsers: Any) -> None:
         "mcp",
         help="serve the memory to coding agents over MCP (stdio)",
         description="A Model Context Protocol server on stdin/stdout with tools context, "
-        "query, deposit and status. Needs the optional extra: pip install 'riverbed[mcp]'.",
+        "query, deposit and status. Needs the optional extra: from a clone of riverbed, "
+        "pip install '.[mcp]'.",
     )
     p.add_argument(
         "--author", help="author of deposited entries (default: $RIVERBED_AUTHOR or mcp)"
     )
     p.add_argument("--read-only", action="store_true", help="leave out the deposit tool")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="do not serve: exit 0 when this interpreter imports the SDK and finds the index",
+    )
     p.set_defaults(handler=_cmd_mcp)
     add_common_options(p)
 
@@ -260,5 +254,11 @@ def register(subparsers: Any) -> None:
         help="client whose files --write merges into (default: claude-code)",
     )
     p.add_argument("--dir", default=".", metavar="DIR", help="project root (default: .)")
+    p.add_argument(
+        "--absolute",
+        action="store_true",
+        help="start riverbed by this interpreter's absolute path (this machine only) instead "
+        "of `riverbed` on PATH / `python -m riverbed`",
+    )
     p.set_defaults(handler=_cmd_hooks)
     add_common_options(p)

@@ -27,9 +27,15 @@ TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 
 @asynccontextmanager
 async def session(
-    index: Path, *args: str, env: dict[str, str] | None = None
+    index: Path | None,
+    *args: str,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
 ) -> AsyncIterator[ClientSession]:
-    """An initialized client session against a freshly started `riverbed mcp --index INDEX`."""
+    """An initialized client session against a freshly started `riverbed mcp --index INDEX`.
+
+    With `index` None the server gets no `--index` and finds the index itself from `cwd`.
+    """
     # The SDK hands the server only a safe subset of the environment; PYTHONPATH must travel,
     # and the test's state directory (so the server's note key is not in the real home).
     server_env = {
@@ -39,15 +45,18 @@ async def session(
     }
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "riverbed", "mcp", "--index", str(index), *args],
+        args=["-m", "riverbed", "mcp", *(["--index", str(index)] if index else []), *args],
         env=server_env,
+        cwd=cwd,
     )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
         await client.initialize()
         yield client
 
 
-def run(index: Path, body: Callable[[ClientSession], Awaitable[Any]], *args: str, **kw: Any) -> Any:
+def run(
+    index: Path | None, body: Callable[[ClientSession], Awaitable[Any]], *args: str, **kw: Any
+) -> Any:
     """Start a server, run `body` against it, stop it; returns what `body` returned."""
 
     async def main() -> Any:
@@ -82,6 +91,13 @@ def entry(entry_id: str, type_: str = "decision", **extra: Any) -> dict[str, Any
         "metadata": meta,
         **extra,
     }
+
+
+@pytest.fixture
+def index_path(index_path: Path) -> Path:
+    """The test's index, created empty: a server refuses to serve or deposit without one."""
+    seed(index_path)
+    return index_path
 
 
 def test_lists_four_tools_with_schemas_and_one_line_descriptions(index_path: Path) -> None:
@@ -173,13 +189,14 @@ def test_deposit_refusals_are_readable_tool_errors(index_path: Path) -> None:
     async def body(client: ClientSession) -> list[Any]:
         return [await client.call_tool("deposit", arguments) for arguments, _ in REFUSALS]
 
+    before = index_path.read_bytes()
     results = run(index_path, body)
     for (arguments, expected), result in zip(REFUSALS, results, strict=True):
         message = text_of(result)
         assert result.is_error, arguments
         assert expected in message, (arguments, message)
         assert "Traceback" not in message and 'File "' not in message
-    assert not index_path.exists()  # nothing written
+    assert index_path.read_bytes() == before  # nothing written
 
 
 def test_deposit_errors_name_fields_not_cli_flags(index_path: Path) -> None:
@@ -279,14 +296,14 @@ def test_read_only_server_has_no_deposit(index_path: Path) -> None:
         )
         return names, attempt
 
+    before = index_path.read_bytes()
     names, attempt = run(index_path, body, "--read-only")
     assert names == {"context", "query", "status"}
     assert attempt.is_error and "deposit" in text_of(attempt)
-    assert not index_path.exists()
+    assert index_path.read_bytes() == before
 
 
 def test_corrupt_index_is_a_tool_error_not_a_crash(index_path: Path) -> None:
-    index_path.parent.mkdir(parents=True)
     index_path.write_text('{"version": "1", "entries": [', encoding="utf-8")
 
     async def body(client: ClientSession) -> tuple[Any, Any]:
@@ -357,7 +374,8 @@ def test_without_the_sdk_the_error_says_how_to_install(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 2
-    assert "pip install 'riverbed[mcp]'" in done.stderr
+    assert "pip install '.[mcp]' in a clone of riverbed" in done.stderr
+    assert "riverbed[mcp] @ git+https://github.com/" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -455,3 +473,60 @@ def test_deposit_limits_are_published_and_the_edge_is_accepted(index_path: Path)
     assert schema["properties"]["title"]["maxLength"] == 200
     assert schema["properties"]["content"]["maxLength"] == 16384
     assert data_of(done)["appended"] is True
+
+
+ALL_CALLS = (
+    ("context", {}),
+    ("query", {}),
+    ("status", {}),
+    ("deposit", {"type": "decision", "title": "t", "content": "c"}),
+)
+
+
+async def _call_all(client: ClientSession) -> list[Any]:
+    return [await client.call_tool(name, arguments) for name, arguments in ALL_CALLS]
+
+
+def test_outside_any_project_every_tool_says_so_and_nothing_is_created(tmp_path: Path) -> None:
+    missing = tmp_path / "elsewhere" / ".river" / "memory" / "index.json"
+    results = run(missing, _call_all)
+    for (name, _), result in zip(ALL_CALLS, results, strict=True):
+        message = text_of(result)
+        assert result.is_error, name
+        assert message.startswith(f"{name}: no memory index at {missing}"), message
+        assert "outside any riverbed project" in message
+        assert "--index FILE" in message and "$RIVERBED_INDEX" in message
+        assert "riverbed init" in message
+    assert not (tmp_path / "elsewhere").exists()  # deposit made no index, no directory
+
+
+def test_started_without_index_in_a_directory_with_no_project(tmp_path: Path) -> None:
+    nowhere = tmp_path / "scratch"
+    nowhere.mkdir()
+    results = run(None, _call_all, cwd=nowhere)
+    for (name, _), result in zip(ALL_CALLS, results, strict=True):
+        assert result.is_error, name
+        assert "no memory index at" in text_of(result)
+        assert f"started in {nowhere}" in text_of(result)
+    assert sorted(p.name for p in nowhere.iterdir()) == []
+
+
+def test_mcp_check_says_whether_the_server_can_serve(tmp_path: Path, index_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "riverbed", "mcp", "--index", str(index_path), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"{sys.executable} imports the MCP SDK (mcp " in done.stdout
+    assert f"memory at {index_path} (0 entries)" in done.stdout
+    missing = tmp_path / "none.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "riverbed", "mcp", "--index", str(missing), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and f"no memory index at {missing}" in done.stderr
+    assert not missing.exists()
