@@ -94,3 +94,48 @@ def test_markers_that_do_not_pair_up_are_not_split() -> None:
     assert split_sides(b"<<<<<<< HEAD\n<<<<<<< x\n=======\n>>>>>>> b\n") is None
     assert split_sides(b'{"entries": []}\n') is None
     assert marker_line(b'{"title": "<<<<<<< not at a line start"}\n') is None
+
+
+@st.composite
+def _branch(draw: Any, base: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
+    """A side grown from `base` as riverbed grows one: appends, archives, hand deletions."""
+    entries: list[dict[str, Any]] = []
+    for e in base:
+        action = draw(st.sampled_from(["keep", "keep", "archive", "delete"]))
+        if action == "archive":
+            stamp = f"2026-0{draw(st.integers(2, 9))}-01T00:00:00Z"
+            e = {**e, "status": "archived", "metadata": {**e["metadata"], "updatedAt": stamp}}
+        if action != "delete":
+            entries.append(e)
+    count = draw(st.integers(0, 3))
+    entries += [
+        make_entry(f"{side}-{n}", created=f"2026-03-0{n + 1}T00:00:00Z") for n in range(count)
+    ]
+    return entries
+
+
+@given(data=st.data(), size=st.integers(0, 5))
+def test_three_way_is_the_union_less_what_one_side_deleted(data: Any, size: int) -> None:
+    base = [make_entry(f"b{n}", created=f"2026-01-0{n + 1}T00:00:00Z") for n in range(size)]
+    ours, theirs = data.draw(_branch(base, "o")), data.draw(_branch(base, "t"))
+    result = merge_three(_index(*base), _index(*ours), _index(*theirs))
+    # Computed apart: an id stays unless one side dropped it and the other kept it untouched.
+    mine, other = {e["id"]: e for e in ours}, {e["id"]: e for e in theirs}
+    was = {e["id"]: e for e in base}
+    gone = {
+        i
+        for i in was
+        if (i not in mine and other.get(i) == was[i]) or (i not in other and mine.get(i) == was[i])
+    }
+    changed_and_gone = {
+        i for i in was if (i in mine) != (i in other) and (mine.get(i) or other.get(i)) != was[i]
+    }
+    assert set(_ids(result.index)) == (set(mine) | set(other)) - gone
+    assert set(result.deleted) == gone - (was.keys() - set(mine) - set(other))
+    assert len(result.conflicts) == len(changed_and_gone)
+    # Where both sides kept an id, the merge is merge_indexes' (status never goes backwards).
+    both = merge_indexes(_index(*ours), _index(*theirs)).index["entries"]
+    by_id = {e["id"]: e for e in result.index["entries"]}
+    for e in both:
+        if e["id"] in mine and e["id"] in other:
+            assert by_id[e["id"]] == e
