@@ -19,6 +19,7 @@ def main() -> int:
 
     runner = Runner()
     runner.mask(runner.get_input("github-token"))
+    runner.mask(runner.get_input("shared-memory-token"))
     try:
         config = build_config(runner.get_input, os.environ)
         return run_action(config, runner)

@@ -97,6 +97,9 @@ class TrustCheck:
     trusted_workflows: tuple[str, ...] = ()
     repository: str = ""
     runs: dict[int, RunInfo] = field(default_factory=dict)
+    #: Trust any workflow file of the repository (another repository's runs, whose
+    #: workflow files this run cannot name: the shared layer's origin is its branch).
+    any_workflow: bool = False
 
     def distrust(self, run: RunInfo) -> str | None:
         """Why a run's artifacts are not trusted (event, code, workflow, branch), or None."""
@@ -105,7 +108,7 @@ class TrustCheck:
         if run.head_repository_id not in (None, self.repository_id):
             return f"ran code from repository {run.head_repository_id}, not this one"
         workflow = workflow_file(run.path, self.repository) if run.path else None
-        if workflow not in self.trusted_workflows:
+        if not self.any_workflow and workflow not in self.trusted_workflows:
             return (
                 f"ran workflow {workflow or '(unknown)'!r}, which is not in trusted-workflows "
                 f"({', '.join(self.trusted_workflows)})"

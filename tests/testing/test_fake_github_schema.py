@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -61,6 +62,10 @@ def test_every_endpoint_over_plain_http_validates(
     assert run_artifacts["total_count"] == 3
     perm = http.get(f"{repo_url}/collaborators/alice/permission").json()
     assert (perm["permission"], perm["role_name"]) == ("write", "maintain")
+    gh.contents.add_file(".river/memory/index.json", b'{"version": "1", "entries": []}\n')
+    content = http.get(f"{repo_url}/contents/.river/memory/index.json", params={"ref": "main"})
+    assert base64.b64decode(content.json()["content"]).startswith(b'{"version"')
+    assert http.get(f"{repo_url}/contents/.river/nothing.json").status_code == 404
 
     assert "pull_request" in http.get(f"{repo_url}/issues/{pull}").json()
     posted = http.post(f"{repo_url}/issues/{pull}/comments", json={"body": "hello"})
@@ -135,6 +140,8 @@ def test_every_endpoint_through_pygithub_validates(
     assert (run.event, run.head_repository.id) == ("push", 1001)
     assert run.get_artifacts().totalCount == 3
     assert repo.get_collaborator_permission("alice") == "write"
+    gh.contents.add_file("policy/index.json", b"[]\n", ref="main")
+    assert repo.get_contents("policy/index.json", ref="main").decoded_content == b"[]\n"
 
     issue = repo.get_issue(pull)
     assert issue.pull_request is not None

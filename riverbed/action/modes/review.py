@@ -15,6 +15,7 @@ from riverbed.action.review_inputs import (
     resolve_findings_files,
 )
 from riverbed.action.review_restore import base_commit, restore_for_review
+from riverbed.action.shared_memory import shared_for_run
 from riverbed.config_file import read_project_config
 from riverbed.errors import ActionConfigError, GitHubError, UsageError
 from riverbed.findings import Finding, read_findings_file, write_json_file
@@ -338,6 +339,12 @@ def run(context: ActionContext) -> int:
     )
     runner.info(f"read {len(findings)} findings from {len(files)} file(s)")
     restored = _restore(context)
+    shared = shared_for_run(context)
+    if shared.unreachable:
+        warnings.append(
+            f"shared memory unreachable: {shared.unreachable}; reviewed with this "
+            "repository's memory only"
+        )
     baseline = _baseline(inputs, restored.index, context, warnings)
     current = get_pull(context.github(), pull.number)
     change = _change(context, pull, current)
@@ -351,6 +358,7 @@ def run(context: ActionContext) -> int:
         now=context.now,
         workspace=config.workspace,
         severity_overrides=_severity_overrides(inputs, config.workspace),
+        shared=shared.layer,
     )
     hints = rule_hints(
         restored.index,
@@ -358,7 +366,10 @@ def run(context: ActionContext) -> int:
         pull_number=pull.number,
         now=context.now,
     )
-    view = review_view(result, [f"Memory restored from {restored.description}."], hints=hints)
+    said = [f"Memory restored from {restored.description}.", *shared.notes]
+    if shared.unreachable:
+        said.append(f"Shared memory could not be read ({shared.unreachable}): local memory only.")
+    view = review_view(result, said, hints=hints)
     _write_outputs(context, result)
     posting = _post(context, pull=pull, view=view, inputs=inputs, change=change, live=current)
     return _finish(context, view, posting, result, inputs=inputs, warnings=warnings)

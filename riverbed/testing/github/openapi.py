@@ -34,6 +34,18 @@ def _validators() -> tuple[Any, Any, Any]:
     return OAS30ReadValidator, OAS30WriteValidator, oas30_format_checker
 
 
+def _path_pattern(template: str) -> str:
+    """A regex for a path template: one segment a placeholder, except a trailing `{path}`
+    (the contents API's file path, which GitHub documents as holding slashes)."""
+    names = _PLACEHOLDER.findall(template)
+    parts = _PLACEHOLDER.split(template)
+    pieces = [re.escape(parts[0])]
+    for position, part in enumerate(parts[1:]):
+        last = position == len(names) - 1 and not part
+        pieces += [".+" if last and "path" in names[position] else "[^/]+", re.escape(part)]
+    return "".join(pieces)
+
+
 class OpenAPISubset:
     """Operations of an OpenAPI 3.0 document, matched by method and concrete path."""
 
@@ -43,8 +55,7 @@ class OpenAPISubset:
         self._routes: list[tuple[int, re.Pattern[str], str, dict[str, Any]]] = []
         for template, item in spec.get("paths", {}).items():
             literal = template.count("/") - len(_PLACEHOLDER.findall(template))
-            parts = _PLACEHOLDER.split(template)
-            pattern = "[^/]+".join(re.escape(part) for part in parts)
+            pattern = _path_pattern(template)
             for method, operation in item.items():
                 if isinstance(operation, dict) and "operationId" in operation:
                     compiled = re.compile(f"^{pattern}$")

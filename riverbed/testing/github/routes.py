@@ -190,7 +190,8 @@ def compile_routes(
     """
     compiled = []
     for method, template, handler in table:
-        pattern = re.sub(r"\{(n|id)\}", r"(\\d+)", template)
+        pattern = re.sub(r"\{\+[a-z_]+\}", "(.+)", template)  # `{+path}`: slashes too
+        pattern = re.sub(r"\{(n|id)\}", r"(\\d+)", pattern)
         pattern = re.sub(r"\{[a-z_]+\}", r"([^/]+)", pattern)
         compiled.append((method, re.compile(f"^{pattern}$"), handler))
     return compiled

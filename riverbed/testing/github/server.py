@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
+from riverbed.testing.github.content_routes import ContentRoutes
 from riverbed.testing.github.http_server import (
     App,
     Fault,
@@ -100,6 +101,9 @@ class FakeGitHub(PullState):
         self._reads = ReadRoutes(self, self._storage_link)
         self._writes = WriteRoutes(self)
         self._issues = IssueRoutes(self, self.token)
+        self.contents = ContentRoutes(site)
+        #: Other repositories served on this host (`add_sibling`), by their `/repos/o/r`.
+        self._siblings: dict[str, FakeGitHub] = {}
         self._routes = compile_routes(self._route_table())
 
     # ------------------------------------------------------------------ lifecycle
@@ -262,7 +266,8 @@ class FakeGitHub(PullState):
             return self._issues.authenticated_user(path, query)
         prefix = f"/repos/{self.site.owner}/{self.site.repo}"
         if path != prefix and not path.startswith(prefix + "/"):
-            return not_found()
+            sibling = self._sibling_for(path)
+            return sibling._route(method, path, query, body) if sibling else not_found()
         rest = path[len(prefix) :]
         for route_method, pattern, handler in self._routes:
             match = pattern.match(rest)
@@ -276,11 +281,25 @@ class FakeGitHub(PullState):
                 return refused.response
         return not_found()
 
+    def add_sibling(self, other: FakeGitHub) -> None:
+        """Serve `other`'s repository on this host too (say, an organisation's policy repo).
+
+        `other` keeps its own state and storage host; it must accept this stand-in's token.
+        """
+        self._siblings[f"/repos/{other.site.owner}/{other.site.repo}"] = other
+
+    def _sibling_for(self, path: str) -> FakeGitHub | None:
+        for prefix, other in self._siblings.items():
+            if path == prefix or path.startswith(prefix + "/"):
+                return other
+        return None
+
     def _route_table(self) -> list[tuple[str, str, Callable[..., Response]]]:
         r, w = self._reads, self._writes
         return [
             ("GET", "", r.repository),
             ("GET", "/actions/artifacts", r.list_artifacts),
+            ("GET", "/contents/{+path}", self.contents.get),
             ("GET", "/actions/artifacts/{id}", r.artifact),
             ("GET", "/actions/artifacts/{id}/{archive_format}", r.download),
             ("GET", "/actions/runs/{id}", r.run),

@@ -1,0 +1,127 @@
+"""Review mode with `shared-memory`: the organisation's layer, trusted by origin only."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.organisation.policy import policy_entry
+from riverbed.testing.github.server import FakeGitHub
+
+from .conftest import NOW
+
+ORG_ID = 3003
+
+
+@pytest.fixture
+def policy_repo(gh: FakeGitHub) -> Iterator[FakeGitHub]:
+    """acme/policy, served on the same host as octo/demo and reading the same token."""
+    with FakeGitHub(owner="acme", repo="policy", repository_id=ORG_ID, token=gh.token) as org:
+        gh.add_sibling(org)
+        yield org
+
+
+def _posted_body(gh: FakeGitHub) -> str:
+    posts = [r for r in gh.requests if r.method == "POST" and r.path.endswith("/reviews")]
+    assert len(posts) == 1
+    body: str = json.loads(posts[0].body)["body"]
+    return body
+
+
+def _setup(site: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two minor findings; the repository suppresses the second as a false positive."""
+    noise = site.issue("style-noise", 2, "a rule the organisation calls noise")
+    secret = site.issue("hardcoded-secret", 3, "a password in the source")
+    site.write_findings([noise, secret])
+    local = site.suppression("local-secret", fp=site.fingerprint(secret), phase=None)
+    site.write_memory([local])
+    return noise, secret
+
+
+def _shared_index(site: Any, noise: dict[str, Any]) -> bytes:
+    org_suppression = site.suppression("org-noise", fp=site.fingerprint(noise), phase=None)
+    org_suppression["metadata"]["relatedFiles"] = ["**"]
+    policy = policy_entry(
+        never_suppress=["*:hardcoded-secret"],
+        severity_overrides=(),
+        reason="secrets are never accepted",
+        author="security-team",
+        now=NOW,
+    )
+    return dumps_js({"version": "1", "entries": [org_suppression, policy]})
+
+
+def test_a_trusted_artifact_of_the_policy_repo_decides_first_and_protects_rules(
+    site: Any, gh: FakeGitHub, policy_repo: FakeGitHub
+) -> None:
+    noise, _ = _setup(site)
+    run_id = policy_repo.add_run(event="push", head_branch="main")
+    artifact = policy_repo.add_artifact(
+        run_id=run_id, files={"index.json": _shared_index(site, noise)}
+    )
+    run = site.run(**{"shared-memory": "acme/policy"})
+    assert run.code == 0, run.stderr + run.stdout
+    assert run.outputs["findings-suppressed"] == "1" and run.outputs["findings-kept"] == "1"
+    body = _posted_body(gh)
+    assert "org\\-noise" in body and "from the shared acme/policy@&#8203;main" in body
+    assert "never suppressed" in body  # the local suppression of the secret was refused
+    assert f"artifact {artifact}" in run.summary
+    assert "unreachable" not in run.stdout
+
+
+def test_the_checked_in_index_is_the_fallback_when_there_is_no_artifact(
+    site: Any, gh: FakeGitHub, policy_repo: FakeGitHub
+) -> None:
+    noise, _ = _setup(site)
+    policy_repo.contents.add_file(".river/memory/index.json", _shared_index(site, noise))
+    run = site.run(**{"shared-memory": "acme/policy@main"})
+    assert run.code == 0, run.stderr + run.stdout
+    assert run.outputs["findings-suppressed"] == "1"
+    assert "memory/index" in run.summary  # the checked-in index, not an artifact
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        {"event": "pull_request", "head_branch": "main"},  # a pull request's run
+        {"event": "push", "head_branch": "feature"},  # another branch
+        {"event": "push", "head_branch": "main", "head_repository_id": 9999},  # a fork's code
+    ],
+)
+def test_memory_from_an_untrusted_origin_is_refused_and_the_review_says_so(
+    site: Any, gh: FakeGitHub, policy_repo: FakeGitHub, origin: dict[str, Any]
+) -> None:
+    noise, _ = _setup(site)
+    run_id = policy_repo.add_run(**origin)
+    policy_repo.add_artifact(run_id=run_id, files={"index.json": _shared_index(site, noise)})
+    run = site.run(**{"shared-memory": "acme/policy"})
+    assert run.code == 0, run.stderr + run.stdout
+    # Nothing of the planted layer applied: the noise stays, the local suppression works.
+    assert run.outputs["findings-suppressed"] == "1" and run.outputs["findings-kept"] == "1"
+    body = _posted_body(gh)
+    assert "org\\-noise" not in body and "local\\-secret" in body
+    assert "Shared memory could not be read" in body
+    assert any("shared memory unreachable" in line for line in run.stdout.splitlines())
+
+
+def test_an_unreachable_policy_repo_is_reported_and_local_memory_carries_on(
+    site: Any, gh: FakeGitHub
+) -> None:
+    _setup(site)
+    run = site.run(**{"shared-memory": "acme/missing"})
+    assert run.code == 0, run.stderr + run.stdout
+    assert run.outputs["findings-suppressed"] == "1"  # the local suppression still applies
+    assert "::warning::" in run.stdout and "acme/missing" in run.stdout
+    assert "Shared memory could not be read" in _posted_body(gh)
+
+
+def test_a_malformed_shared_memory_input_fails_in_one_line(site: Any) -> None:
+    _setup(site)
+    run = site.run(**{"shared-memory": "not a repository"})
+    assert run.code == 2
+    errors = [line for line in run.stdout.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1 and "shared-memory" in errors[0]
