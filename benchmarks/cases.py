@@ -126,6 +126,13 @@ def fresh_copy(source: Path, target: Path) -> None:
     settle_disk()
 
 
+def plain_copy(source: Path, target: Path) -> None:
+    """Copy `source` over `target` as a fresh checkout has it: no lock file, so no notes."""
+    shutil.copyfile(source, target)
+    storage.lock_path(target).unlink(missing_ok=True)
+    settle_disk()
+
+
 def settle_disk() -> None:
     """Flush every dirty page to disk (untimed), so a timed fsync pays for its own data only.
 

@@ -341,11 +341,20 @@ def update_index(
     with locked(path) as held:
         data = _read_bytes(path)
         content_digest = None
+        known_before = False
         if fast is not None and data is not None and held.key is not None:
             applied, result, content_digest = _try_fast(held, data, fast, path)
             if applied:
                 return result
+            known_before = content_digest is not None and held.known(content_digest)
         index = empty_index() if data is None else _read_held(held, data, path, content_digest)
+        # Bytes no note proved, now validated and found canonical (so noted): the fast change
+        # applies after all, instead of rewriting and re-checking the whole file.
+        proven_now = content_digest is not None and not known_before and held.known(content_digest)
+        if fast is not None and data is not None and proven_now:
+            applied, result, _ = _try_fast(held, data, fast, path)
+            if applied:
+                return result
         new_index, changed, result = change(index)
         if changed:
             check_written(index, new_index)
