@@ -61,9 +61,22 @@ def _check_revision(base: str) -> None:
         raise UsageError(f"--base {base!r} is not a git revision")
 
 
+def require_repository(cwd: str | os.PathLike[str], flag: str = "--base") -> None:
+    """UsageError unless `cwd` is inside a git work tree (else git falls back to other modes)."""
+    done = _try_git(["rev-parse", "--is-inside-work-tree"], cwd)
+    if done is None:
+        raise UsageError(f"git is not installed; pass --changed-files or --diff instead of {flag}")
+    if done.returncode != 0 or done.stdout.strip() != b"true":
+        raise UsageError(
+            f"{flag} needs a git repository, and {os.path.abspath(cwd)} is not a git repository: "
+            "run riverbed inside the checkout or name it with --workspace DIR"
+        )
+
+
 def diff_since(base: str, *, cwd: str | os.PathLike[str] = ".") -> str:
     """`git diff base...HEAD` with 3 lines of context, renames followed, fixed prefixes."""
     _check_revision(base)
+    require_repository(cwd)
     return _git(
         [
             "-c",

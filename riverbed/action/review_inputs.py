@@ -28,6 +28,7 @@ REVIEW_INPUT_DEFAULTS = {
     "filter-mode": "added",
     "baseline": "",
     "severity-overrides": "",
+    "allow-empty-change": "false",
 }
 MAX_INLINE_LIMIT = 1000
 MAX_FINDINGS_FILES = 100
@@ -49,6 +50,8 @@ class ReviewInputs:
     baseline: str | None = None
     #: The `severity-overrides` input (before `.river/config.toml`'s, which mode_review adds).
     severity_overrides: tuple[SeverityOverride, ...] = ()
+    #: With fail-on, accept a pull request that changes no file (else the step fails).
+    allow_empty_change: bool = False
 
 
 def _bool(name: str, text: str) -> bool:
@@ -97,6 +100,7 @@ def parse_review_inputs(read: Callable[[str], str]) -> ReviewInputs:
         filter_mode=_filter_mode(value("filter-mode")),
         baseline=read("baseline").strip() or None,
         severity_overrides=_overrides(read("severity-overrides")),
+        allow_empty_change=_bool("allow-empty-change", value("allow-empty-change")),
     )
 
 

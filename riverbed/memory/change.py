@@ -60,6 +60,17 @@ class Change:
         return mode
 
 
+#: What every surface says when a change names no file (one wording for the CLI and action).
+EMPTY_CHANGE = "the change is empty: nothing was reviewed"
+
+
+def empty_change_problem(change: Change | None) -> str | None:
+    """Why this change cannot be reviewed at all (it names no file), or None."""
+    if change is None or change.files:
+        return None
+    return f"{EMPTY_CHANGE} ({change.source} names no changed file)"
+
+
 def filter_mode_named(text: str) -> FilterMode | None:
     """The filter mode of that name, or None (callers word the error for their input)."""
     for mode in FILTER_MODES:

@@ -32,7 +32,7 @@ from riverbed.gitio import changed_names
 from riverbed.index.jsonbytes import dumps_js
 from riverbed.index.model import Index
 from riverbed.memory.baseline import Baseline, baseline_from_findings, baseline_from_memory
-from riverbed.memory.change import Change, ChangedFile, change_from_patches
+from riverbed.memory.change import Change, ChangedFile, change_from_patches, empty_change_problem
 from riverbed.memory.globs import normalize_path
 from riverbed.memory.learning.review_hints import rule_hints
 from riverbed.memory.prompt import format_memory_for_prompt
@@ -150,6 +150,19 @@ def _change(context: ActionContext, pull: PullRef, current: PullInfo) -> Change:
     note = f"{lead}; git named the other {len(extra)}: file scope for those"
     fallbacks = change.file_level_fallbacks + len(extra)
     return Change(files, change.source, fallbacks, (*change.notes, note))
+
+
+def _check_empty(context: ActionContext, change: Change, inputs: ReviewInputs) -> None:
+    """An empty change is a notice, never a pass of the gate: with fail-on it fails the step."""
+    problem = empty_change_problem(change)
+    if problem is None:
+        return
+    context.runner.notice(problem)
+    if inputs.fail_on != "none" and not inputs.allow_empty_change:
+        raise UsageError(
+            f"{problem}; fail-on {inputs.fail_on} cannot pass on it: set allow-empty-change: "
+            "true where an empty pull request is expected"
+        )
 
 
 def _write_outputs(context: ActionContext, result: ReviewResult) -> tuple[Path, Path]:
@@ -348,6 +361,7 @@ def run(context: ActionContext) -> int:
     baseline = _baseline(inputs, restored.index, context, warnings)
     current = get_pull(context.github(), pull.number)
     change = _change(context, pull, current)
+    _check_empty(context, change, inputs)
     result = review_findings(
         findings,
         restored.index,

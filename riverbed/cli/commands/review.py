@@ -87,8 +87,12 @@ def read_baseline(
     return baseline_from_findings(findings, f"--baseline {args.baseline}")
 
 
-def load_for_review(context: Context) -> Index:
-    """The index read-only; a missing or corrupt one means reviewing without memory, said so."""
+def load_for_review(context: Context, *, strict: bool = False) -> Index:
+    """The index read-only; a missing or corrupt one means reviewing without memory, said so.
+
+    `strict` (the baseline is in memory): a corrupt index is an error, since the review
+    would otherwise report the baseline missing and suggest a command that cannot work.
+    """
     from riverbed.index.model import empty_index
     from riverbed.index.store import load_memory
 
@@ -98,8 +102,25 @@ def load_for_review(context: Context) -> Index:
     try:
         return load_memory(context.index_path, on_warning=context.warn)
     except CorruptIndexError as exc:
+        if strict:
+            raise
         context.warn(f"{exc}; reviewing without memory")
         return empty_index()
+
+
+def check_empty_change(args: argparse.Namespace, change: Change | None, context: Context) -> None:
+    """An empty change is never a pass: an error under --fail-on, else a warning."""
+    from riverbed.memory.change import empty_change_problem
+
+    problem = empty_change_problem(change)
+    if problem is None:
+        return
+    if args.fail_on != "none" and not args.allow_empty_change:
+        raise UsageError(
+            f"{problem}; under --fail-on that is not a pass: check --base/--diff/--changed-files, "
+            "or pass --allow-empty-change when an empty change is expected"
+        )
+    context.warn(problem)
 
 
 def _where(decision: Decision) -> str:
@@ -187,7 +208,13 @@ def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) 
 
 
 def _review_json(
-    result: ReviewResult, source: str, fmt: str, out: str | None, failing: int
+    result: ReviewResult,
+    source: str,
+    fmt: str,
+    out: str | None,
+    failing: int,
+    *,
+    warnings: list[str],
 ) -> None:
     def view(decision: Decision) -> dict[str, Any]:
         data: dict[str, Any] = decision.finding.to_dict()
@@ -217,7 +244,7 @@ def _review_json(
                 }
                 for e in result.resurfaced
             ],
-            "warnings": list(result.warnings),
+            "warnings": list(dict.fromkeys([*warnings, *result.warnings])),
             "out": out,
             "failing": failing,
         }
@@ -254,7 +281,8 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
         max_bytes=cap,
     )
     change = read_change(args, root)
-    index = load_for_review(context)
+    check_empty_change(args, change, context)
+    index = load_for_review(context, strict=args.baseline == "memory")
     baseline = read_baseline(args, index, now, context, cap)
     result = review_findings(
         findings,
@@ -274,7 +302,7 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
         write_json_file(args.out, dumps_js(review_sarif(result)))
     failing = result.failing(args.fail_on)
     if context.as_json:
-        _review_json(result, args.findings, fmt, args.out, len(failing))
+        _review_json(result, args.findings, fmt, args.out, len(failing), warnings=context.warnings)
     else:
         _print_review(result, args.findings, fmt, args.out)
         if failing:
@@ -335,6 +363,12 @@ def register(subparsers: Any) -> None:
         choices=(*SEVERITIES, "none"),
         default="none",
         help="exit 1 when a kept finding in the change is at or above this severity",
+    )
+    p.add_argument(
+        "--allow-empty-change",
+        action="store_true",
+        help="with --fail-on, accept a change that names no file (else exit 2: nothing "
+        "was reviewed)",
     )
     add_now_option(p)
     p.set_defaults(handler=_cmd_review, workspace=None)

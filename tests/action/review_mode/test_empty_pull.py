@@ -1,0 +1,41 @@
+"""A pull request that changes no file: a notice, and never a pass of the fail-on gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from riverbed.testing.github.server import FakeGitHub
+
+from .conftest import HEAD_SHA, ReviewSite
+
+
+@pytest.fixture
+def empty(gh: FakeGitHub, tmp_path: Path) -> ReviewSite:
+    """Pull request #7, which changes no file; the workspace holds one major finding."""
+    gh.add_pull(7, HEAD_SHA, files=[])
+    site = ReviewSite(gh, tmp_path)
+    (site.workspace / "src").mkdir(parents=True)
+    site.write_findings([site.issue("rule-1", 2, "a finding", severity="major")])
+    site.write_memory([])
+    return site
+
+
+def test_an_empty_pull_request_fails_a_fail_on_gate(empty: Any) -> None:
+    run = empty.run(**{"fail-on": "major"})
+    assert run.code == 2, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    assert any(line.startswith("::notice::") and "the change is empty" in line for line in lines)
+    errors = [line for line in lines if line.startswith("::error")]
+    assert len(errors) == 1 and "allow-empty-change" in errors[0]
+
+
+def test_allowed_or_ungated_it_is_a_notice_and_exit_0(empty: Any) -> None:
+    allowed = empty.run(**{"fail-on": "major", "allow-empty-change": "true"})
+    assert allowed.code == 0, allowed.stdout + allowed.stderr
+    assert "::notice::" in allowed.stdout and "the change is empty" in allowed.stdout
+    assert allowed.outputs["findings-kept"] == "0" and allowed.outputs["findings-outside"] == "1"
+    plain = empty.run()
+    assert plain.code == 0 and "the change is empty" in plain.stdout
