@@ -88,20 +88,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _index_path(option: str | None) -> Path:
-    from riverbed.errors import UsageError
-    from riverbed.index.model import DEFAULT_INDEX_PATH
+#: Verbs that write the index: they never create one the user did not ask for (`init` does).
+WRITING_VERBS = frozenset(
+    {"add", "supersede", "archive", "suppress", "revoke", "promote", "decline", "policy"}
+)
+#: Verbs whose sub-verb writes: `eval persist`, `baseline record`.
+WRITING_SUBVERBS = {"eval": ("eval_verb", "persist"), "baseline": ("baseline_verb", "record")}
 
-    given = option or os.environ.get("RIVERBED_INDEX")
-    path = Path(given or DEFAULT_INDEX_PATH)
-    if path.is_dir():
-        # A directory is never an index: a usage mistake, not a corrupt file (exit 2, not 3).
-        source = "--index " if option else "$RIVERBED_INDEX=" if given else "the default index "
-        raise UsageError(
-            f"{source}{path} is a directory; give the index file's path, "
-            f"such as --index {path / 'index.json'}"
-        )
-    return path
+
+def _locate(args: argparse.Namespace) -> Any:
+    """The index for this command (see index/locate.py); writers refuse to create one."""
+    from riverbed.index.locate import locate_index
+
+    located = locate_index(args.index, os.environ.get("RIVERBED_INDEX"), Path.cwd())
+    verb = getattr(args, "verb", None) or ""
+    sub = WRITING_SUBVERBS.get(verb)
+    if verb in WRITING_VERBS or (sub is not None and getattr(args, sub[0], None) == sub[1]):
+        located.refuse_to_create(verb if sub is None else f"{verb} {sub[1]}")
+    return located
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -119,7 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        context = Context(index_path=_index_path(args.index), as_json=args.json)
+        located = _locate(args)
+        context = Context(index_path=located.path, as_json=args.json, root=located.root)
         code: int = args.handler(args, context)
     except RiverbedError as exc:
         print(f"riverbed: error: {error_text(exc)}", file=sys.stderr)

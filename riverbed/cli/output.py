@@ -36,6 +36,18 @@ class Context:
     index_path: Path
     as_json: bool
     warnings: list[str] = field(default_factory=list)
+    #: The repository root (the nearest `.git` above the working directory), if any.
+    root: Path | None = None
+
+    def checkout(self, workspace: str | None) -> str:
+        """The directory finding paths are relative to: --workspace, else the repository root.
+
+        Not the working directory: ruff's `file://` URIs made relative to `src/` would never
+        meet `git diff`'s paths, which are relative to the repository root.
+        """
+        if workspace:
+            return workspace
+        return str(self.root) if self.root is not None else "."
 
     def warn(self, message: str) -> None:
         """Print a warning on stderr now (and keep it for JSON output)."""

@@ -5,6 +5,7 @@ A new format is one module in `findings/readers/` exposing a `Reader`, plus its 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any, Final
 
@@ -12,6 +13,7 @@ from riverbed.errors import InputFormatError, WarningSink
 from riverbed.findings.interface import Finding, Reader, ReadOptions, Registry
 from riverbed.findings.readers import rdjson, river, sarif
 from riverbed.index.jsonbytes import loads
+from riverbed.index.paths import resolve_dots
 
 #: Every findings reader, in the order detection tries them.
 READERS: Final[Registry] = (sarif.READER, river.READER, rdjson.READER)
@@ -133,4 +135,14 @@ def parse_findings(
     chosen = _BY_NAME.get(format)
     if not text.strip():
         return _empty(source, chosen, options)
-    return _read(text, chosen, options)
+    name, findings = _read(text, chosen, options)
+    return name, [_dots_resolved(f) for f in findings]
+
+
+def _dots_resolved(finding: Finding) -> Finding:
+    """The finding with `.` and `..` segments of its path resolved (`src/x/../a.py`)."""
+    file = finding.file
+    if not file or ("/." not in file and not file.startswith(".")):
+        return finding
+    resolved = resolve_dots(file)
+    return finding if resolved == file else dataclasses.replace(finding, file=resolved)

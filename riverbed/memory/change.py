@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -69,6 +69,48 @@ def empty_change_problem(change: Change | None) -> str | None:
     if change is None or change.files:
         return None
     return f"{EMPTY_CHANGE} ({change.source} names no changed file)"
+
+
+def disjoint_paths(files: Iterable[str | None], change: Change | None) -> tuple[str, str] | None:
+    """(a finding's path, a changed path) when both sides name files and none is shared."""
+    if change is None or not change.files:
+        return None
+    named = [normalize_path(f) for f in files if f]
+    if not named or any(f in change.files for f in named):
+        return None
+    return named[0], change.paths[0]
+
+
+def path_mismatch_message(finding_path: str, changed_path: str, root: str, fix: str) -> str:
+    """The one wording of a likely path mismatch (findings and change share no file)."""
+    return (
+        f"no finding is in a file the change touches, and the findings' paths are not files "
+        f"under {root} (findings name {finding_path!r}, the change {changed_path!r}): "
+        f"almost always a path mismatch; paths are compared relative to the repository root: {fix}"
+    )
+
+
+def path_mismatch(
+    files: Iterable[str | None],
+    change: Change | None,
+    exists: Callable[[str], bool],
+    root: str,
+    fix: str = "run the linter at the repository root",
+) -> str | None:
+    """Why the findings and the change look like different path spaces, or None.
+
+    They share no file, and none of (up to 50 of) the findings' paths is a file under the
+    root: a docs-only change beside lint debt elsewhere shares no file either, but its
+    findings name real files. `exists` tells whether a path is a file under the root.
+    """
+    named = list(files)
+    pair = disjoint_paths(named, change)
+    if pair is None:
+        return None
+    sample = list(dict.fromkeys(normalize_path(f) for f in named if f))[:50]
+    if any(exists(f) for f in sample):
+        return None
+    return path_mismatch_message(*pair, root, fix)
 
 
 def filter_mode_named(text: str) -> FilterMode | None:

@@ -42,6 +42,7 @@ def test_review_suppress_review_on_real_ruff(ruff_sarif: Path) -> None:
     assert (unused_os["ruleId"], unused_os["line"]) == ("F401", 1)
 
     fp = unused_os["fingerprint"]
+    assert riverbed("init", cwd=cwd).returncode == 0  # only init creates an index
     suppress = (
         "suppress",
         fp,
@@ -169,6 +170,7 @@ def _git(cwd: Path, *args: str) -> None:
 
 
 def test_review_base_uses_git_diff(ruff_sarif: Path) -> None:
+    assert riverbed("init", cwd=ruff_sarif.parent).returncode == 0
     cwd = ruff_sarif.parent
     (cwd / "other.py").write_text("x = 1\n", encoding="utf-8")
     _git(cwd, "init", "-q", "-b", "main")
@@ -313,18 +315,20 @@ def test_river_findings_with_evidence(tmp_path: Path) -> None:
 
 
 def test_suppress_and_revoke_errors(tmp_path: Path) -> None:
+    assert riverbed("init", cwd=tmp_path).returncode == 0
     bad = riverbed("suppress", "XYZ", "--reason", "r", cwd=tmp_path)
     assert bad.returncode == 2 and "'XYZ' is not a v1 fingerprint" in bad.stderr
     neither = riverbed("suppress", "--reason", "r", cwd=tmp_path)
     assert neither.returncode == 2 and "neither was given" in neither.stderr
     guard = riverbed("suppress", "0" * 16, "--reason", "r", "--severity", "critical", cwd=tmp_path)
     assert guard.returncode == 2 and "--type accepted_risk" in guard.stderr
-    assert not (tmp_path / INDEX).exists()
+    assert json.loads((tmp_path / INDEX).read_text())["entries"] == []  # nothing written
     missing = riverbed("revoke", "suppression-x", "--reason", "r", cwd=tmp_path)
     assert missing.returncode == 2 and "no suppression with id 'suppression-x'" in missing.stderr
 
 
 def test_context_verb(tmp_path: Path) -> None:
+    assert riverbed("init", cwd=tmp_path).returncode == 0
     riverbed(
         "add",
         "--type",

@@ -126,6 +126,7 @@ def test_bad_input_is_one_line_and_exit_2(
 
 
 def test_baseline_record_then_review_against_memory(ruff_sarif: Path) -> None:
+    assert riverbed("init", cwd=ruff_sarif.parent).returncode == 0
     cwd = ruff_sarif.parent
     recorded = riverbed(
         "baseline", "record", "--findings", "ruff.sarif", "--branch", "main",

@@ -24,6 +24,7 @@ def fingerprints(cwd: Path, sarif: Path) -> dict[str, str]:
 
 
 def test_suppress_refuses_what_the_guard_would_skip(tmp_path: Path) -> None:
+    assert riverbed("init", cwd=tmp_path).returncode == 0
     sarif = ruff_sarif(tmp_path)
     fp = fingerprints(tmp_path, sarif)["E501"]
     done = riverbed(
@@ -35,10 +36,12 @@ def test_suppress_refuses_what_the_guard_would_skip(tmp_path: Path) -> None:
     assert "this major finding" in line
     assert f"run `riverbed suppress {fp} --reason generated --type accepted_risk`" in line
     assert "re-grade the rule with --severity-override 'ruff:E501=minor'" in line
-    assert not (tmp_path / ".river").exists()
+    index = json.loads((tmp_path / ".river" / "memory" / "index.json").read_text())
+    assert index["entries"] == []  # nothing written
 
 
 def test_suppress_counts_matches_and_overrides_make_it_work(tmp_path: Path) -> None:
+    assert riverbed("init", cwd=tmp_path).returncode == 0
     sarif = ruff_sarif(tmp_path)
     fp = fingerprints(tmp_path, sarif)["E501"]
     done = riverbed(
@@ -96,6 +99,7 @@ def test_suppress_counts_matches_and_overrides_make_it_work(tmp_path: Path) -> N
 
 
 def test_suppress_without_findings_says_how_to_check(tmp_path: Path) -> None:
+    assert riverbed("init", cwd=tmp_path).returncode == 0
     done = riverbed("suppress", "0123456789abcdef", "--reason", "r", cwd=tmp_path)
     assert done.returncode == 0
     assert "fingerprints ignore line numbers" in done.stdout

@@ -9,12 +9,13 @@ from typing import Any
 from riverbed.action.context import ActionContext
 from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.restore import Restored, trust_check
+from riverbed.action.review_change import check_empty, check_paths, pull_change
 from riverbed.action.review_inputs import (
     ReviewInputs,
     parse_review_inputs,
     resolve_findings_files,
 )
-from riverbed.action.review_restore import base_commit, restore_for_review
+from riverbed.action.review_restore import restore_for_review
 from riverbed.action.shared_memory import shared_for_run
 from riverbed.config_file import read_project_config
 from riverbed.errors import ActionConfigError, GitHubError, UsageError
@@ -24,16 +25,15 @@ from riverbed.github.pulls import (
     PullInfo,
     create_review,
     get_pull,
-    list_pull_files,
     list_review_comments,
     list_reviews,
 )
-from riverbed.gitio import changed_names
 from riverbed.index.jsonbytes import dumps_js
 from riverbed.index.model import Index
 from riverbed.memory.baseline import Baseline, baseline_from_findings, baseline_from_memory
-from riverbed.memory.change import Change, ChangedFile, change_from_patches, empty_change_problem
-from riverbed.memory.globs import normalize_path
+from riverbed.memory.change import (
+    Change,
+)
 from riverbed.memory.learning.review_hints import rule_hints
 from riverbed.memory.prompt import format_memory_for_prompt
 from riverbed.memory.review import ReviewResult, review_findings, review_sarif
@@ -120,49 +120,6 @@ def _baseline(
         [path], fmt="auto", workspace=workspace, warn=warn, max_bytes=inputs.max_findings_bytes
     )
     return baseline_from_findings(findings, f"baseline {inputs.baseline}")
-
-
-def _change(context: ActionContext, pull: PullRef, current: PullInfo) -> Change:
-    """The pull request's files and patches; files GitHub does not list come from git."""
-    number = pull.number
-    listed = list_pull_files(context.github(), number)
-    change = change_from_patches(
-        ((c.filename, c.patch) for c in listed), source=f"pull request #{number}"
-    )
-    total = current.changed_files
-    if total is None or total <= len(listed):
-        return change
-    # GitHub lists at most 3,000 files: git names the others (file scope, no lines known).
-    files: dict[str, ChangedFile] = dict(change.files)
-    lead = f"GitHub lists only {len(listed)} of the {total} files this pull request changes"
-    names, why_not = changed_names(
-        base_commit(context.event()), pull.head_sha, cwd=context.config.workspace
-    )
-    if names is None:
-        note = (
-            f"{lead}; findings in the other {total - len(listed)} count as outside the change "
-            f"(git cannot name them: {why_not})"
-        )
-        return Change(files, change.source, change.file_level_fallbacks, (*change.notes, note))
-    extra = [p for p in dict.fromkeys(normalize_path(n) for n in names) if p not in files]
-    for path in extra:
-        files[path] = ChangedFile(path, lines_known=False)
-    note = f"{lead}; git named the other {len(extra)}: file scope for those"
-    fallbacks = change.file_level_fallbacks + len(extra)
-    return Change(files, change.source, fallbacks, (*change.notes, note))
-
-
-def _check_empty(context: ActionContext, change: Change, inputs: ReviewInputs) -> None:
-    """An empty change is a notice, never a pass of the gate: with fail-on it fails the step."""
-    problem = empty_change_problem(change)
-    if problem is None:
-        return
-    context.runner.notice(problem)
-    if inputs.fail_on != "none" and not inputs.allow_empty_change:
-        raise UsageError(
-            f"{problem}; fail-on {inputs.fail_on} cannot pass on it: set allow-empty-change: "
-            "true where an empty pull request is expected"
-        )
 
 
 def _write_outputs(context: ActionContext, result: ReviewResult) -> tuple[Path, Path]:
@@ -360,8 +317,9 @@ def run(context: ActionContext) -> int:
         )
     baseline = _baseline(inputs, restored.index, context, warnings)
     current = get_pull(context.github(), pull.number)
-    change = _change(context, pull, current)
-    _check_empty(context, change, inputs)
+    change = pull_change(context, pull.number, pull.head_sha, current)
+    check_empty(context, change, inputs)
+    check_paths(context, findings, change, inputs, warnings)
     result = review_findings(
         findings,
         restored.index,

@@ -27,7 +27,7 @@ def _cmd_record(args: argparse.Namespace, context: Context) -> int:
     fmt, findings = read_findings_file(
         args.findings,
         format=args.format,
-        root=args.workspace or ".",
+        root=context.checkout(args.workspace),
         on_warning=context.warn,
         max_bytes=cap,
     )

@@ -7,6 +7,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from riverbed.cli.commands.review_inputs import (
+    check_empty_change,
+    check_paths,
+    load_for_review,
+    read_baseline,
+    read_change,
+)
 from riverbed.cli.commands.suppress import override_option, severity_overrides
 from riverbed.cli.output import (
     Context,
@@ -16,111 +23,16 @@ from riverbed.cli.output import (
     plural,
     table,
 )
-from riverbed.errors import CorruptIndexError, UsageError
+from riverbed.errors import UsageError
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
-from riverbed.index.model import PHASES, SEVERITIES, Index
+from riverbed.index.model import PHASES, SEVERITIES
 from riverbed.memory.change import FILTER_MODES
 from riverbed.text import terminal
 
 if TYPE_CHECKING:
-    from riverbed.memory.baseline import Baseline
-    from riverbed.memory.change import Change
     from riverbed.memory.review import Decision, ReviewResult
 
 _EVIDENCE = {"verified": "verified", "not_found": "NOT FOUND", "not_checkable": "-"}
-
-
-def _read_text(source: str, flag: str) -> str:
-    try:
-        if source == "-":
-            return sys.stdin.read()
-        return Path(source).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {flag} {source}: {exc}") from None
-
-
-def read_change(args: argparse.Namespace, cwd: str) -> Change | None:
-    """The change from --base, --diff, --changed-files or --changed-files-from."""
-    from riverbed.memory.change import change_from_files, parse_unified_diff
-
-    if args.base:
-        from riverbed.gitio import diff_since
-
-        text = diff_since(args.base, cwd=cwd)
-        return parse_unified_diff(text, source=f"git diff {args.base}...HEAD")
-    if args.diff:
-        text = _read_text(args.diff, "--diff")
-        return parse_unified_diff(text, source=f"--diff {args.diff}")
-    if args.changed_files_from:
-        text = _read_text(args.changed_files_from, "--changed-files-from")
-        return change_from_files(text.splitlines(), "--changed-files-from")
-    if args.changed_files is not None:
-        return change_from_files(args.changed_files)
-    return None
-
-
-def read_baseline(
-    args: argparse.Namespace, index: Index, now: Any, context: Context, cap: int
-) -> Baseline | None:
-    """--baseline FILE (read like --findings) or --baseline memory."""
-    from riverbed.findings import read_findings_file
-    from riverbed.memory.baseline import baseline_from_findings, baseline_from_memory
-
-    if not args.baseline:
-        return None
-    if args.baseline == "memory":
-        found = baseline_from_memory(index, now)
-        if found is None:
-            raise UsageError(
-                "--baseline memory: the index holds no current baseline; record one with "
-                "`riverbed baseline record --findings FILE` (or persist mode with findings)"
-            )
-        return found
-    _fmt, findings = read_findings_file(
-        args.baseline,
-        format="auto",
-        root=args.workspace or ".",
-        on_warning=context.warn,
-        root_hint=None if args.workspace else "pass --workspace",
-        max_bytes=cap,
-    )
-    return baseline_from_findings(findings, f"--baseline {args.baseline}")
-
-
-def load_for_review(context: Context, *, strict: bool = False) -> Index:
-    """The index read-only; a missing or corrupt one means reviewing without memory, said so.
-
-    `strict` (the baseline is in memory): a corrupt index is an error, since the review
-    would otherwise report the baseline missing and suggest a command that cannot work.
-    """
-    from riverbed.index.model import empty_index
-    from riverbed.index.store import load_memory
-
-    if not context.index_path.exists():
-        context.warn(f"no memory index at {context.index_path}; reviewing without memory")
-        return empty_index()
-    try:
-        return load_memory(context.index_path, on_warning=context.warn)
-    except CorruptIndexError as exc:
-        if strict:
-            raise
-        context.warn(f"{exc}; reviewing without memory")
-        return empty_index()
-
-
-def check_empty_change(args: argparse.Namespace, change: Change | None, context: Context) -> None:
-    """An empty change is never a pass: an error under --fail-on, else a warning."""
-    from riverbed.memory.change import empty_change_problem
-
-    problem = empty_change_problem(change)
-    if problem is None:
-        return
-    if args.fail_on != "none" and not args.allow_empty_change:
-        raise UsageError(
-            f"{problem}; under --fail-on that is not a pass: check --base/--diff/--changed-files, "
-            "or pass --allow-empty-change when an empty change is expected"
-        )
-    context.warn(problem)
 
 
 def _where(decision: Decision) -> str:
@@ -267,7 +179,7 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
     from riverbed.index.jsonbytes import dumps_js
     from riverbed.memory.review import review_findings, review_sarif
 
-    root = args.workspace or "."
+    root = context.checkout(args.workspace)
     if args.workspace and not Path(args.workspace).is_dir():
         raise UsageError(f"--workspace {args.workspace} is not a directory")
     now = parse_now(args.now)
@@ -282,6 +194,7 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
     )
     change = read_change(args, root)
     check_empty_change(args, change, context)
+    check_paths(args, findings, change, root, context)
     index = load_for_review(context, strict=args.baseline == "memory")
     baseline = read_baseline(args, index, now, context, cap)
     result = review_findings(

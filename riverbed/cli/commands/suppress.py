@@ -84,7 +84,7 @@ def _current_matches(args: argparse.Namespace, context: Context, now: Any) -> An
     from riverbed.memory.severity import apply_overrides
     from riverbed.memory.suppress import apply_suppressions
 
-    root = args.workspace or "."
+    root = context.checkout(args.workspace)
     _, findings = read_findings_file(
         args.findings, format=args.format, root=root, on_warning=context.warn
     )
