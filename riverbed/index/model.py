@@ -117,6 +117,8 @@ class Context(TypedDict, total=False):
     fingerprints: list[str]
     fingerprintsDropped: int
     findings: int
+    matchKeyAlgo: str
+    matchKeys: dict[str, int]
     branch: str
     commit: str
     # eval_result (evals/entries.py)

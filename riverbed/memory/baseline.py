@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from riverbed.findings.interface import Finding
+from riverbed.findings.match_key import MATCH_KEY_ALGO, key_counts
 from riverbed.index.dates import expiry_status, format_timestamp
 from riverbed.index.model import Context, Entry, Index, context, is_active, metadata
 
@@ -25,11 +26,15 @@ class Baseline:
     fingerprints: frozenset[str]
     source: str
     findings: int = 0
+    #: Match key → how many of the base's findings have it (empty: an older baseline, which
+    #: matches by fingerprint presence and cannot count copies).
+    keys: Mapping[str, int] = field(default_factory=dict)
 
 
 def baseline_from_findings(findings: Sequence[Finding], source: str) -> Baseline:
     """The baseline of a findings file (SARIF, River or rdjson, read as --findings)."""
-    return Baseline(frozenset(f.fingerprint for f in findings), source, len(findings))
+    prints = frozenset(f.fingerprint for f in findings)
+    return Baseline(prints, source, len(findings), dict(key_counts(findings)))
 
 
 def is_baseline_entry(entry: Entry) -> bool:
@@ -47,7 +52,9 @@ def baseline_entry(
 ) -> Entry:
     """A `review` entry holding the findings' fingerprints, valid under River Reviewer's v1."""
     fingerprints = sorted({f.fingerprint for f in findings})
-    digest = hashlib.sha256("\n".join(fingerprints).encode()).hexdigest()[:12]
+    keys = dict(sorted(key_counts(findings).items()))
+    counted = "\n".join([*fingerprints, *(f"{k}={n}" for k, n in keys.items())])
+    digest = hashlib.sha256(counted.encode()).hexdigest()[:12]
     where = f" of {branch}" if branch else ""
     at = f" at {commit[:12]}" if commit else ""
     ctx: Context = {
@@ -56,6 +63,8 @@ def baseline_entry(
         "digest": digest,
         "fingerprints": fingerprints,
         "findings": len(findings),
+        "matchKeyAlgo": MATCH_KEY_ALGO,
+        "matchKeys": keys,
     }
     if branch:
         ctx["branch"] = branch
@@ -89,6 +98,7 @@ def retired(entry: Entry) -> Entry:
     """A superseded baseline without its fingerprint list: the index keeps a small stub."""
     ctx = context(entry).copy()
     values = ctx.pop("fingerprints", None)
+    ctx.pop("matchKeys", None)
     ctx["fingerprintsDropped"] = len(values) if isinstance(values, list) else 0
     return {**entry, "context": ctx}
 
@@ -112,8 +122,13 @@ def baseline_from_memory(index: Index, now: datetime) -> Baseline | None:
     values = context(entry).get("fingerprints")
     prints: Iterable[object] = values if isinstance(values, list) else ()
     count = context(entry).get("findings")
+    stored = context(entry).get("matchKeys")
+    keys: dict[str, int] = {}
+    if context(entry).get("matchKeyAlgo") == MATCH_KEY_ALGO and isinstance(stored, dict):
+        keys = {k: n for k, n in stored.items() if isinstance(k, str) and type(n) is int and n > 0}
     return Baseline(
         frozenset(p for p in prints if isinstance(p, str)),
         f"memory entry {entry.get('id')}",
         count if isinstance(count, int) else 0,
+        keys,
     )

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from riverbed.findings.interface import Finding
 from riverbed.index.model import SEVERITY_RANK, Entry, Index, context
 from riverbed.memory.baseline import Baseline
+from riverbed.memory.baseline_match import BaselineState, baseline_states
 from riverbed.memory.change import FILTER_MODES, Change, FilterMode, Scope, finding_scope
 from riverbed.memory.evidence import EvidenceCheck, check_all, evidence_counts
 from riverbed.memory.globs import normalize_path
@@ -27,7 +28,6 @@ from riverbed.memory.severity import OverrideUse, SeverityOverride, apply_overri
 from riverbed.memory.suppress import SuppressionDecision, SuppressionResult, apply_suppressions
 
 Outcome = Literal["kept", "suppressed", "suppressed_by_tool"]
-BaselineState = Literal["new", "unchanged"]
 
 
 @dataclass(frozen=True)
@@ -255,10 +255,9 @@ def _decisions(
         if item.finding_index not in suppressed_by:
             refused.setdefault(item.finding_index, []).append(item)
     decisions: list[Decision] = []
+    states = baseline_states(findings, baseline, change)
     for position, finding in enumerate(findings):
-        state: BaselineState | None = None
-        if baseline is not None:
-            state = "unchanged" if finding.fingerprint in baseline.fingerprints else "new"
+        state = states[position]
         scope = finding_scope(finding, change, mode)
         if state == "unchanged":
             scope = "outside"

@@ -1,0 +1,58 @@
+"""Which findings are new against a baseline: a multiset of match keys (pure).
+
+Per match key the base had N findings and the head has M; when M > N, M − N of them are
+new. Which ones: those on lines the change adds first, then the rest in input order (the
+tool's order, usually file then line). A renamed file's findings are matched under its old
+path, so a rename alone makes nothing new. An older baseline without keys matches by
+fingerprint presence, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from riverbed.findings.interface import Finding
+from riverbed.findings.match_key import match_key
+from riverbed.memory.baseline import Baseline
+from riverbed.memory.change import Change, finding_scope
+from riverbed.memory.globs import normalize_path
+
+BaselineState = Literal["new", "unchanged"]
+
+
+def baseline_states(
+    findings: Sequence[Finding], baseline: Baseline | None, change: Change | None
+) -> list[BaselineState | None]:
+    """Each finding's state against `baseline` (None throughout without one)."""
+    if baseline is None:
+        return [None] * len(findings)
+    if not baseline.keys:
+        return ["unchanged" if f.fingerprint in baseline.fingerprints else "new" for f in findings]
+    renamed = _renames(change)
+    groups: dict[str, list[int]] = {}
+    for position, finding in enumerate(findings):
+        path = normalize_path(finding.file) if finding.file else None
+        key = match_key(finding, renamed.get(path, path) if path else None)
+        groups.setdefault(key, []).append(position)
+    states: list[BaselineState | None] = ["unchanged"] * len(findings)
+    for key, positions in groups.items():
+        extra = len(positions) - baseline.keys.get(key, 0)
+        if extra <= 0:
+            continue
+        # Copies beyond the base's count are new: those on added lines first (ties: input order).
+        ranked = sorted(positions, key=lambda n: (not _on_added_line(findings[n], change), n))
+        for position in ranked[:extra]:
+            states[position] = "new"
+    return states
+
+
+def _renames(change: Change | None) -> dict[str, str]:
+    """New path → old path for the files the change renamed (git's rename detection)."""
+    if change is None:
+        return {}
+    return {f.path: f.old_path for f in change.files.values() if f.old_path}
+
+
+def _on_added_line(finding: Finding, change: Change | None) -> bool:
+    return change is not None and finding_scope(finding, change, "added") == "change"
