@@ -6,13 +6,12 @@ A new format is one module in `findings/readers/` exposing a `Reader`, plus its 
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import Any, Final
 
 from riverbed.errors import InputFormatError, WarningSink
 from riverbed.findings.interface import Finding, Reader, ReadOptions, Registry
 from riverbed.findings.readers import rdjson, river, sarif
-from riverbed.index.jsonbytes import loads
+from riverbed.index.jsonbytes import json_error_place, loads
 from riverbed.index.paths import resolve_dots
 
 #: Every findings reader, in the order detection tries them.
@@ -49,11 +48,9 @@ def _first_line_is_json(text: str) -> bool:
         return False  # one document over several lines: its own error says where
 
 
-def _where(exc: ValueError) -> str:
-    """`at line L, column C (problem)` for a JSON error, from the parser's own position."""
-    if isinstance(exc, json.JSONDecodeError):
-        return f"at line {exc.lineno}, column {exc.colno} ({exc.msg})"
-    return f"({exc})"
+def _where(exc: ValueError, text: str) -> str:
+    """`at line L, column C (problem)` for a JSON error (see `json_error_place`)."""
+    return json_error_place(exc, text)
 
 
 def _detect(document: Any) -> Reader | None:
@@ -96,7 +93,7 @@ def _read(text: str, chosen: Reader | None, options: ReadOptions) -> tuple[str, 
         if streaming and _first_line_is_json(text):
             lines = streaming[0]
             return lines.name, lines.parse(_parse_lines(text, options.source), options)
-        raise InputFormatError(f"{options.source}: invalid JSON {_where(exc)}") from None
+        raise InputFormatError(f"{options.source}: invalid JSON {_where(exc, text)}") from None
     detected = _detect(document)
     reader = chosen or detected
     if reader is None:

@@ -200,3 +200,27 @@ def repeated_key(data: bytes, pretty: bytes) -> tuple[str, dict[str, Any]] | Non
     except _Repeated as repeated:
         return repeated.key, dict(repeated.pairs)
     return None
+
+
+def json_error_place(exc: ValueError, data: bytes | str) -> str:
+    """Where and what a JSON syntax error is, as a person reading the file would put it.
+
+    orjson places a trailing comma just after the comma itself, which reads as one line early
+    when the closing bracket sits on the next line: the message names the bracket's line
+    and column, and the comma's line.
+    """
+    if not isinstance(exc, json.JSONDecodeError):
+        return f"({exc})"
+    if "trailing comma" in exc.msg:
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        comma = text.rfind(",", 0, exc.pos + 1)
+        closer = len(text) - len(text[comma + 1 :].lstrip())
+        if comma != -1 and closer < len(text) and text[closer] in "]}":
+            line = text.count("\n", 0, closer) + 1
+            column = closer - (text.rfind("\n", 0, closer) + 1) + 1
+            comma_line = text.count("\n", 0, comma) + 1
+            return (
+                f"at line {line}, column {column} (a trailing comma before {text[closer]!r}; "
+                f"the comma is on line {comma_line})"
+            )
+    return f"at line {exc.lineno}, column {exc.colno} ({exc.msg})"

@@ -29,6 +29,7 @@ from riverbed.index.jsonbytes import (
     dumps_js,
     indented_too_deep,
     js_numbers,
+    json_error_place,
     loads,
     repeated_key,
     too_deep,
@@ -67,7 +68,7 @@ def _loads(data: bytes, source: str) -> Any:
         line = marker_line(data)
         if line is not None:  # a text merge of two branches: name the command that recovers
             raise ConflictedIndexError(source, line) from None
-        raise CorruptIndexError(source, f"invalid JSON: {exc}") from None
+        raise CorruptIndexError(source, f"invalid JSON {json_error_place(exc, data)}") from None
 
 
 def _parse(data: bytes, source: str, *, proving: bool = True) -> tuple[Index, bool]:

@@ -30,6 +30,8 @@ class ChangedFile:
     #: False when only the file is known (no patch: binary, too large, a names-only list).
     lines_known: bool = True
     old_path: str | None = None
+    #: A binary file: it has no lines, so only `file` (and `nofilter`) scope a finding in it.
+    binary: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,8 @@ def finding_scope(finding: Finding, change: Change | None, mode: FilterMode) -> 
         changed = change.files.get(normalize_path(finding.file))
     if changed is None:
         return "outside"
+    if changed.binary:
+        return "change" if mode == "file" else "outside"
     if mode == "file" or not changed.lines_known:
         return "change"
     if finding.line is None or finding.line < 1:
@@ -290,6 +294,7 @@ class _DiffReader:
         self.old_path: str | None = None
         self.rename_to: str | None = None
         self.binary = False
+        self.header_only = False  # a new empty file or a mode change: changed, no lines
         self.expect_plus: str | None = None  # the `---` path, until its `+++` line
 
     def where(self, number: int) -> str:
@@ -307,14 +312,15 @@ class _DiffReader:
             if self.rename_to is not None:
                 path = normalize_path(self.rename_to)
                 self.files[path] = ChangedFile(path, old_path=self.old_path)
-            elif self.binary:
+            elif self.binary or self.header_only:
                 number, header = self.git_header
                 named = _git_header_path(header, self.source, number)
                 if named:
-                    self.files[named] = ChangedFile(named, lines_known=False)
-                    self.fallbacks += 1
+                    # A binary file, an empty new file, a mode-only change: the file changed
+                    # (in `file` scope, as reviewdog has it) but no line was added.
+                    self.files[named] = ChangedFile(named, binary=self.binary)
         self.hunks = self.path = self.git_header = self.old_path = self.rename_to = None
-        self.binary = False
+        self.binary = self.header_only = False
 
     def line(self, number: int, line: str) -> None:
         """Feed one line."""
@@ -348,6 +354,8 @@ class _DiffReader:
                 self.rename_to = _unquote(line[10:], self.where(number))
             elif line.startswith("Binary files ") or line == "GIT binary patch":
                 self.binary = True
+            elif line.startswith(("new file mode ", "new mode ")):
+                self.header_only = True
         elif self.hunks is not None and line[:1] in ("+", "-", " ") and self.hunks.spans:
             raise InputFormatError(
                 f"{self.where(number)}: diff line outside any hunk (the hunk header announced "

@@ -128,10 +128,11 @@ def test_real_git_diff_renames_binary_quoted_paths(tmp_path: Path) -> None:
     change = parse_unified_diff(diff_since("main", cwd=repo), source="git")
     assert set(change.files) == {"keep.py", "new_name.py", "logo.png", "café ü.py"}
     assert change.files["new_name.py"].old_path == "old_name.py"
-    assert not change.files["logo.png"].lines_known and change.file_level_fallbacks == 1
+    logo = change.files["logo.png"]
+    assert logo.binary and not logo.added and change.file_level_fallbacks == 0
     expected = _added_from_u0(repo)
     for path, file in change.files.items():
-        if file.lines_known:
+        if file.lines_known and not file.binary:
             assert set(file.added) == expected[path], path
     assert change.files["keep.py"].added == {5, 21}
 
@@ -202,3 +203,28 @@ def test_names_only_change_and_patches_without_lines() -> None:
     pr = change_from_patches([("a.py", "@@ -1 +1 @@\n-x\n+y"), ("big.bin", None), ("c", "@@ ?")])
     assert pr.files["a.py"].added == {1} and pr.file_level_fallbacks == 2
     assert not pr.file_level and pr.notes == ("1 patches could not be read (file scope)",)
+
+
+def test_empty_new_files_and_mode_changes_are_in_file_scope_binaries_never_added(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "r"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "run.sh").write_text("echo hi\n")
+    (repo / "icon.bin").write_bytes(b"\0\1\2")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "base")
+    _git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "__init__.py").write_text("")  # an empty new file
+    (repo / "run.sh").chmod(0o755)  # a mode-only change
+    (repo / "icon.bin").write_bytes(b"\0\1\3")  # a binary change
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "change")
+    change = parse_unified_diff(diff_since("main", cwd=repo), source="git")
+    assert set(change.files) == {"__init__.py", "run.sh", "icon.bin"}
+    for path in change.files:
+        whole_file = Finding("R", path, message="file-level")
+        assert finding_scope(whole_file, change, "file") == "change", path
+        assert finding_scope(whole_file, change, "added") == "outside", path
+    assert finding_scope(Finding("R", "icon.bin", line=1), change, "diff_context") == "outside"

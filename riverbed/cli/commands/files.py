@@ -32,7 +32,7 @@ def _check(data: bytes, path: Path) -> tuple[list[str], int, bool]:
     """The problems found, the entry count, and whether riverbed's reader refuses the file."""
     from riverbed.errors import conflict_problem
     from riverbed.index.conflict_markers import marker_line
-    from riverbed.index.jsonbytes import loads
+    from riverbed.index.jsonbytes import json_error_place, loads
     from riverbed.index.storage import parse_index_bytes
     from riverbed.index.store import validate_index
 
@@ -42,7 +42,7 @@ def _check(data: bytes, path: Path) -> tuple[list[str], int, bool]:
         line = marker_line(data)
         if line is not None:
             return [conflict_problem(str(path), line)], 0, True
-        return [f"invalid JSON: {exc}"], 0, True
+        return [f"invalid JSON {json_error_place(exc, data)}"], 0, True
     problems = validate_index(document)
     entries = document.get("entries") if isinstance(document, dict) else None
     count = len(entries) if isinstance(entries, list) else 0

@@ -152,6 +152,10 @@ class Run:
         if index is not None:
             if isinstance(index, bool) or not isinstance(index, int):
                 self.walker.fail(f"{path}.index", f"expected an array index, found {index!r}")
+            if index == -1 or not self.extensions:
+                # -1 is SARIF's "no index"; with no extensions the only component a reference
+                # can mean is the driver (producers that optimise file size write it so).
+                return self.driver
             if not 0 <= index < len(self.extensions):
                 self.walker.fail(
                     f"{path}.index",
