@@ -29,6 +29,7 @@ REVIEW_INPUT_DEFAULTS = {
     "baseline": "",
     "severity-overrides": "",
     "allow-empty-change": "false",
+    "accept-tool-change": "false",
 }
 MAX_INLINE_LIMIT = 1000
 MAX_FINDINGS_FILES = 100
@@ -52,6 +53,8 @@ class ReviewInputs:
     severity_overrides: tuple[SeverityOverride, ...] = ()
     #: With fail-on, accept a pull request that changes no file (else the step fails).
     allow_empty_change: bool = False
+    #: With fail-on, review even when a linter upgrade emptied the baseline's matching.
+    accept_tool_change: bool = False
 
 
 def _bool(name: str, text: str) -> bool:
@@ -101,6 +104,7 @@ def parse_review_inputs(read: Callable[[str], str]) -> ReviewInputs:
         baseline=read("baseline").strip() or None,
         severity_overrides=_overrides(read("severity-overrides")),
         allow_empty_change=_bool("allow-empty-change", value("allow-empty-change")),
+        accept_tool_change=_bool("accept-tool-change", value("accept-tool-change")),
     )
 
 

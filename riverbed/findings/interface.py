@@ -45,6 +45,8 @@ class Finding:
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     #: The producing tool's own suppression objects (SARIF `result.suppressions`), verbatim.
     tool_suppressions: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)
+    #: The tool's version as its output states it (SARIF `semanticVersion`/`version`), if any.
+    tool_version: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITY_RANK:

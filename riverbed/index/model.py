@@ -119,6 +119,7 @@ class Context(TypedDict, total=False):
     findings: int
     matchKeyAlgo: str
     matchKeys: dict[str, int]
+    tools: dict[str, dict[str, Any]]
     branch: str
     commit: str
     # eval_result (evals/entries.py)

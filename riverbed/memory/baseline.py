@@ -29,12 +29,24 @@ class Baseline:
     #: Match key → how many of the base's findings have it (empty: an older baseline, which
     #: matches by fingerprint presence and cannot count copies).
     keys: Mapping[str, int] = field(default_factory=dict)
+    #: Tool name → (its version when the base was read, how many findings it reported).
+    tools: Mapping[str, tuple[str | None, int]] = field(default_factory=dict)
+
+
+def tool_versions(findings: Sequence[Finding]) -> dict[str, tuple[str | None, int]]:
+    """Each tool's version (as its output states it) and how many findings it reported."""
+    out: dict[str, tuple[str | None, int]] = {}
+    for finding in findings:
+        version, count = out.get(finding.tool, (finding.tool_version, 0))
+        out[finding.tool] = (version or finding.tool_version, count + 1)
+    return out
 
 
 def baseline_from_findings(findings: Sequence[Finding], source: str) -> Baseline:
     """The baseline of a findings file (SARIF, River or rdjson, read as --findings)."""
     prints = frozenset(f.fingerprint for f in findings)
-    return Baseline(prints, source, len(findings), dict(key_counts(findings)))
+    keys = dict(key_counts(findings))
+    return Baseline(prints, source, len(findings), keys, tool_versions(findings))
 
 
 def is_baseline_entry(entry: Entry) -> bool:
@@ -65,6 +77,10 @@ def baseline_entry(
         "findings": len(findings),
         "matchKeyAlgo": MATCH_KEY_ALGO,
         "matchKeys": keys,
+        "tools": {
+            name: {"findings": n, **({"version": v} if v else {})}
+            for name, (v, n) in sorted(tool_versions(findings).items())
+        },
     }
     if branch:
         ctx["branch"] = branch
@@ -131,4 +147,17 @@ def baseline_from_memory(index: Index, now: datetime) -> Baseline | None:
         f"memory entry {entry.get('id')}",
         count if isinstance(count, int) else 0,
         keys,
+        _stored_tools(context(entry).get("tools")),
     )
+
+
+def _stored_tools(value: object) -> dict[str, tuple[str | None, int]]:
+    """The `tools` a baseline entry recorded (tolerant: anything malformed is left out)."""
+    out: dict[str, tuple[str | None, int]] = {}
+    if isinstance(value, dict):
+        for name, item in value.items():
+            if isinstance(name, str) and isinstance(item, dict):
+                version, count = item.get("version"), item.get("findings")
+                if type(count) is int and (version is None or isinstance(version, str)):
+                    out[name] = (version, count)
+    return out

@@ -56,3 +56,35 @@ def _renames(change: Change | None) -> dict[str, str]:
 
 def _on_added_line(finding: Finding, change: Change | None) -> bool:
     return change is not None and finding_scope(finding, change, "added") == "change"
+
+
+def tool_change_problem(
+    findings: Sequence[Finding],
+    baseline: Baseline | None,
+    states: Sequence[BaselineState | None],
+) -> str | None:
+    """A tool upgrade that emptied the baseline's matching, named with both versions; or None.
+
+    A new version of a linter often rewords or renumbers its findings: every one then looks
+    new (or, with suppressions, nothing is hidden any more). When a tool's version differs
+    from the one recorded and fewer than half of its recorded findings still match, the
+    review says so instead of passing or failing on a count that means nothing.
+    """
+    if baseline is None:
+        return None
+    for tool, (old, recorded) in sorted(baseline.tools.items()):
+        current = sorted({f.tool_version for f in findings if f.tool == tool and f.tool_version})
+        if not old or not current or old in current or recorded < 5:
+            continue
+        matched = sum(
+            1 for f, s in zip(findings, states, strict=True) if f.tool == tool and s == "unchanged"
+        )
+        if matched * 2 < recorded:
+            return (
+                f"{tool} changed from {old} to {', '.join(current)} since the baseline, and only "
+                f"{matched} of its {recorded} recorded findings still match: a new version "
+                "rewords or renames findings, so 'new' means little; record a baseline from the "
+                "base with the new version (`riverbed baseline record`), or pass "
+                "--accept-tool-change (action input accept-tool-change) to review anyway"
+            )
+    return None

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from riverbed.findings.interface import Finding
 from riverbed.index.model import SEVERITY_RANK, Entry, Index, context
 from riverbed.memory.baseline import Baseline
-from riverbed.memory.baseline_match import BaselineState, baseline_states
+from riverbed.memory.baseline_match import BaselineState, baseline_states, tool_change_problem
 from riverbed.memory.change import FILTER_MODES, Change, FilterMode, Scope, finding_scope
 from riverbed.memory.evidence import EvidenceCheck, check_all, evidence_counts
 from riverbed.memory.globs import normalize_path
@@ -96,6 +96,8 @@ class ReviewResult:
     notes: tuple[str, ...] = ()
     #: Severity overrides that re-graded findings before the guard (one per override used).
     overrides: tuple[OverrideUse, ...] = ()
+    #: A tool upgrade that emptied the baseline's matching (both versions named), or None.
+    tool_change: str | None = None
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -365,7 +367,10 @@ def review_findings(
         *graded.messages(),
         *_fallback_notes(change, requested, mode),
     ]
-    warnings = tuple(dict.fromkeys(memory.warnings)) + result.ignored
+    upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])
+    warnings = (
+        tuple(dict.fromkeys(memory.warnings)) + result.ignored + ((upgrade,) if upgrade else ())
+    )
     return ReviewResult(
         phase=phase,
         filter_mode=requested,
@@ -380,6 +385,7 @@ def review_findings(
         warnings=warnings,
         notes=tuple(notes),
         overrides=graded.used,
+        tool_change=upgrade,
     )
 
 

@@ -338,7 +338,10 @@ def run(context: ActionContext) -> int:
         pull_number=pull.number,
         now=context.now,
     )
+    if result.tool_change and inputs.fail_on != "none" and not inputs.accept_tool_change:
+        raise UsageError(f"{result.tool_change}; fail-on cannot pass or fail on it")
     said = [f"Memory restored from {restored.description}.", *shared.notes]
+    said += [f"Warning: {result.tool_change}."] if result.tool_change else []
     if shared.unreachable:
         said.append(f"Shared memory could not be read ({shared.unreachable}): local memory only.")
     view = review_view(result, said, hints=hints)

@@ -211,6 +211,8 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
     )
     for warning in result.warnings:
         context.warn(warning)
+    if result.tool_change and args.fail_on != "none" and not args.accept_tool_change:
+        raise UsageError(f"{result.tool_change}; under --fail-on that is not an answer")
     if args.out:
         write_json_file(args.out, dumps_js(review_sarif(result)))
     failing = result.failing(args.fail_on)
@@ -225,6 +227,28 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
                 file=sys.stderr,
             )
     return 1 if failing else 0
+
+
+def _gate_options(p: Any) -> None:
+    """`--fail-on` and the two acknowledgements that let a gate answer anyway."""
+    p.add_argument(
+        "--fail-on",
+        choices=(*SEVERITIES, "none"),
+        default="none",
+        help="exit 1 when a kept finding in the change is at or above this severity",
+    )
+    p.add_argument(
+        "--accept-tool-change",
+        action="store_true",
+        help="with --fail-on, review even when a linter upgrade emptied the baseline's "
+        "matching (else exit 2, naming both versions)",
+    )
+    p.add_argument(
+        "--allow-empty-change",
+        action="store_true",
+        help="with --fail-on, accept a change that names no file (else exit 2: nothing "
+        "was reviewed)",
+    )
 
 
 def register(subparsers: Any) -> None:
@@ -271,18 +295,7 @@ def register(subparsers: Any) -> None:
         "repository's, and its never-suppress rules cannot be suppressed here",
     )
     p.add_argument("--out", metavar="FILE", help="write every finding as SARIF 2.1.0")
-    p.add_argument(
-        "--fail-on",
-        choices=(*SEVERITIES, "none"),
-        default="none",
-        help="exit 1 when a kept finding in the change is at or above this severity",
-    )
-    p.add_argument(
-        "--allow-empty-change",
-        action="store_true",
-        help="with --fail-on, accept a change that names no file (else exit 2: nothing "
-        "was reviewed)",
-    )
+    _gate_options(p)
     add_now_option(p)
     p.set_defaults(handler=_cmd_review, workspace=None)
     add_common_options(p)

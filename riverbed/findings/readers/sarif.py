@@ -204,6 +204,7 @@ def _result(w: Walker, run: Run, result: dict[str, Any], path: str, kind: str) -
         phase=phase if phase in PHASES else None,
         evidence=evidence,
         tool=run.tool,
+        tool_version=run.tool_version,
         source_format="sarif",
         original=result,
         extra={k: v for k, v in result.items() if k not in _MODEL_KEYS},

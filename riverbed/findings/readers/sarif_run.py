@@ -91,6 +91,16 @@ class Run:
         tool = walker.opt_obj(run, "tool", path)
         self.driver = Component.read(walker, tool.get("driver", {}), f"{path}.tool.driver")
         self.tool = self.driver.name
+        raw_driver = tool.get("driver")
+        version = None
+        if isinstance(raw_driver, dict):
+            for key in ("semanticVersion", "version"):
+                value = raw_driver.get(key)
+                if isinstance(value, str) and value.strip():
+                    version = value.strip()[:100]
+                    break
+        #: The driver's version as the log states it (`semanticVersion`, else `version`).
+        self.tool_version = version
         self.extensions = tuple(
             Component.read(walker, raw, f"{path}.tool.extensions[{n}]")
             for n, raw in enumerate(

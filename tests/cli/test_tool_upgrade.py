@@ -1,0 +1,68 @@
+"""A linter upgrade cannot silently empty the baseline: real SARIF from ruff 0.5.0 and 0.17.6."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from riverbed.testing.cli_run import run_riverbed
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "ruff-upgrade"
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "pkg").mkdir()
+    shutil.copy(REAL / "mod.py.txt", tmp_path / "pkg" / "mod.py")
+    for name in ("ruff-0.5.0-upgrade.sarif", "ruff-0.17.6-upgrade.sarif"):
+        shutil.copy(REAL / name, tmp_path / name)
+    assert run_riverbed("init", cwd=tmp_path).returncode == 0
+    return tmp_path
+
+
+def _review(tree: Path, baseline: str, *extra: str) -> tuple[int, dict[str, Any], str]:
+    done = run_riverbed(
+        "review", "--findings", "ruff-0.17.6-upgrade.sarif", "--changed-files", "pkg/mod.py",
+        "--baseline", baseline, "--json", *extra, cwd=tree,
+    )  # fmt: skip
+    return done.returncode, json.loads(done.stdout) if done.stdout else {}, done.stderr
+
+
+def test_an_upgrade_that_empties_the_baseline_is_named_and_refused_under_fail_on(
+    tree: Path,
+) -> None:
+    code, _, err = _review(tree, "ruff-0.5.0-upgrade.sarif", "--fail-on", "major")
+    assert code == 2
+    assert "ruff changed from 0.5.0 to 0.17.6" in err and "--accept-tool-change" in err
+    assert "only 0 of its 10 recorded findings still match" in err
+    code, data, _ = _review(
+        tree, "ruff-0.5.0-upgrade.sarif", "--fail-on", "major", "--accept-tool-change"
+    )
+    assert code == 1  # reviewed anyway: every finding now looks new
+    assert any("0.5.0" in w and "0.17.6" in w for w in data["warnings"])
+    code, data, _ = _review(tree, "ruff-0.5.0-upgrade.sarif")
+    assert code == 0 and any("changed from 0.5.0" in w for w in data["warnings"])
+
+
+def test_the_same_version_matches_and_says_nothing(tree: Path) -> None:
+    code, data, err = _review(tree, "ruff-0.17.6-upgrade.sarif", "--fail-on", "major")
+    assert code == 0, err
+    assert data["summary"]["baseline"]["unchanged"] == 10
+    assert not any("changed from" in w for w in data["warnings"])
+
+
+def test_a_memory_baseline_records_the_version_and_catches_the_upgrade(tree: Path) -> None:
+    recorded = run_riverbed(
+        "baseline", "record", "--findings", "ruff-0.5.0-upgrade.sarif", "--branch", "main",
+        "--commit", "a" * 40, "--json", cwd=tree,
+    )  # fmt: skip
+    assert recorded.returncode == 0, recorded.stderr
+    index = json.loads((tree / ".river" / "memory" / "index.json").read_text())
+    tools = index["entries"][-1]["context"]["tools"]
+    assert tools == {"ruff": {"findings": 10, "version": "0.5.0"}}
+    code, _, err = _review(tree, "memory", "--fail-on", "major")
+    assert code == 2 and "ruff changed from 0.5.0 to 0.17.6" in err
