@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "riverbed.cli.commands.store",
     "riverbed.cli.commands.compact",
     "riverbed.cli.commands.policy",
+    "riverbed.cli.commands.rekey",
     "riverbed.cli.commands.files",
     "riverbed.cli.commands.gitmerge",
     "riverbed.cli.commands.status",
@@ -90,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: Verbs that write the index: they never create one the user did not ask for (`init` does).
 WRITING_VERBS = frozenset(
-    {"add", "supersede", "archive", "suppress", "revoke", "promote", "decline", "policy"}
+    {"add", "supersede", "archive", "suppress", "revoke", "promote", "decline", "policy", "rekey"}
 )
 #: Verbs whose sub-verb writes: `eval persist`, `baseline record`.
 WRITING_SUBVERBS = {"eval": ("eval_verb", "persist"), "baseline": ("baseline_verb", "record")}

@@ -66,3 +66,59 @@ def test_a_memory_baseline_records_the_version_and_catches_the_upgrade(tree: Pat
     assert tools == {"ruff": {"findings": 10, "version": "0.5.0"}}
     code, _, err = _review(tree, "memory", "--fail-on", "major")
     assert code == 2 and "ruff changed from 0.5.0 to 0.17.6" in err
+
+
+def _fingerprints(tree: Path, name: str) -> dict[str, str]:
+    done = run_riverbed(
+        "review", "--findings", name, "--changed-files", "pkg/mod.py", "--json", cwd=tree
+    )
+    return {
+        k["ruleId"] + ":" + str(k["line"]): k["fingerprint"]
+        for k in json.loads(done.stdout)["kept"]
+    }
+
+
+def test_rekey_carries_fingerprint_suppressions_to_the_new_version(tree: Path) -> None:
+    old = _fingerprints(tree, "ruff-0.5.0-upgrade.sarif")
+    new = _fingerprints(tree, "ruff-0.17.6-upgrade.sarif")
+    assert old.keys() == new.keys() and old["S101:7"] != new["S101:7"]
+    added = run_riverbed(
+        "suppress", old["S101:7"], "--reason", "asserts are fine in this module",
+        "--type", "accepted_risk", "--json", cwd=tree,
+    )  # fmt: skip
+    assert added.returncode == 0, added.stderr
+    suppression_id = json.loads(added.stdout)["entry"]["id"]
+    shown = run_riverbed(
+        "rekey", "--old", "ruff-0.5.0-upgrade.sarif", "--new", "ruff-0.17.6-upgrade.sarif",
+        "--json", cwd=tree,
+    )  # fmt: skip
+    plan = json.loads(shown.stdout)
+    assert plan["written"] == 0 and len(plan["changes"]) == 1
+    change = plan["changes"][0]
+    assert (change["old_fingerprint"], change["new_fingerprint"]) == (old["S101:7"], new["S101:7"])
+    before = (tree / ".river" / "memory" / "index.json").read_bytes()
+    text = run_riverbed(
+        "rekey", "--old", "ruff-0.5.0-upgrade.sarif", "--new", "ruff-0.17.6-upgrade.sarif",
+        cwd=tree,
+    )  # fmt: skip
+    assert "would re-key 1 suppression" in text.stdout and "--write" in text.stdout
+    assert (tree / ".river" / "memory" / "index.json").read_bytes() == before  # shown only
+    wrote = run_riverbed(
+        "rekey", "--old", "ruff-0.5.0-upgrade.sarif", "--new", "ruff-0.17.6-upgrade.sarif",
+        "--write", cwd=tree,
+    )  # fmt: skip
+    assert wrote.returncode == 0 and "re-keyed 1 suppression" in wrote.stdout
+    entries = {e["id"]: e for e in json.loads(
+        (tree / ".river" / "memory" / "index.json").read_text())["entries"]}  # fmt: skip
+    assert entries[suppression_id]["status"] == "superseded"  # nothing deleted
+    fresh = entries[entries[suppression_id]["supersededBy"]]
+    assert fresh["context"]["fingerprint"] == new["S101:7"]
+    assert "ruff 0.5.0 → ruff 0.17.6" in fresh["content"]
+    # The new version's finding is suppressed again.
+    review = run_riverbed(
+        "review", "--findings", "ruff-0.17.6-upgrade.sarif", "--changed-files", "pkg/mod.py",
+        "--json", cwd=tree,
+    )  # fmt: skip
+    hidden = [d for d in json.loads(review.stdout)["findings"] if d["decision"] == "suppressed"]
+    # Both asserts share the fingerprint (v1 ignores lines): both are hidden again, as before.
+    assert [d["fingerprint"] for d in hidden] == [new["S101:7"]] * 2

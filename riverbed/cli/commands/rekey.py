@@ -1,0 +1,94 @@
+"""The `rekey` verb: carry fingerprint suppressions across a linter upgrade (shown, or written)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from riverbed.cli.output import (
+    Context,
+    add_common_options,
+    add_now_option,
+    emit_json,
+    plural,
+    table,
+)
+
+
+def _read(path: str, context: Context) -> Any:
+    from riverbed.findings import read_findings_file
+
+    return read_findings_file(
+        path, format="auto", root=context.checkout(None), on_warning=context.warn
+    )[1]
+
+
+def _version(findings: Any) -> str:
+    versions = sorted({f"{f.tool} {f.tool_version}" for f in findings if f.tool_version})
+    return ", ".join(versions) or "unknown version"
+
+
+def _cmd_rekey(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.cli.commands.store import load, parse_now
+    from riverbed.memory.rekey import plan_rekey, write_rekey
+
+    old, new = _read(args.old, context), _read(args.new, context)
+    plan = plan_rekey(load(context), old, new)
+    why = f"{_version(old)} → {_version(new)}, matched by file, line and rule"
+    written = (
+        write_rekey(context.index_path, plan, now=parse_now(args.now), why=why) if args.write else 0
+    )
+    if context.as_json:
+        emit_json(
+            {
+                "write": args.write,
+                "written": written,
+                "changes": [vars(c) for c in plan.changes],
+                "ambiguous": list(plan.ambiguous),
+                "unmatched": list(plan.unmatched),
+            }
+        )
+        return 0
+    rows = [
+        [c.suppression_id, c.rule, c.location, c.old_fingerprint, c.new_fingerprint]
+        for c in plan.changes
+    ]
+    if rows:
+        print(table(["suppression", "rule", "where", "old fingerprint", "new fingerprint"], rows))
+    verb = "re-keyed" if args.write else "would re-key"
+    print(f"{verb} {plural(len(plan.changes), 'suppression')} ({why})")
+    if plan.ambiguous:
+        print(
+            f"left {plural(len(plan.ambiguous), 'suppression')} alone: the new run disagrees "
+            f"at their places ({', '.join(plan.ambiguous[:5])})"
+        )
+    if plan.unmatched:
+        print(
+            f"{plural(len(plan.unmatched), 'suppression')} matched no old finding or no new "
+            "one at its place (left as they are)"
+        )
+    if plan.changes and not args.write:
+        print(
+            "nothing written; pass --write to re-key them (each old suppression is "
+            "superseded by its new one)"
+        )
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add `rekey`."""
+    p = subparsers.add_parser(
+        "rekey",
+        help="carry fingerprint suppressions from a tool's old findings to its new ones "
+        "(same file, line and rule), after an upgrade reworded them",
+    )
+    p.add_argument("--old", required=True, metavar="FILE", help="findings from the old version")
+    p.add_argument(
+        "--new", required=True, metavar="FILE", help="findings from the new version, same tree"
+    )
+    p.add_argument(
+        "--write", action="store_true", help="write the re-keyed suppressions (default: show them)"
+    )
+    add_now_option(p)
+    add_common_options(p)
+    p.set_defaults(handler=_cmd_rekey)
