@@ -9,6 +9,7 @@ from collections.abc import Callable
 #: so a user's own text such as `{x}` quoted in a message is shown as given.
 FIELDS = frozenset(
     {
+        "expires",
         "type",
         "feedbackType",
         "scope",

@@ -26,6 +26,7 @@ FIELD_FLAGS: dict[str, str] = {
     "tolerance": "--tolerance",
     "against": "--against",
     "maxChars": "--max-chars",
+    "expires": "--expires",
 }
 
 

@@ -19,7 +19,7 @@ from riverbed.errors import (
     UsageError,
 )
 from riverbed.index.build import build_entry
-from riverbed.index.dates import expiry_status, parse_expires_at, utc_now
+from riverbed.index.dates import expiry_status, format_timestamp, parse_expires_at, utc_now
 from riverbed.index.ids import slug
 from riverbed.index.model import (
     FEEDBACK_TYPES,
@@ -149,8 +149,13 @@ def build_suppression_entry(spec: SuppressionSpec, *, now: datetime, generation:
     scope = _choice(spec.scope, SCOPES, "scope")
     if spec.phase is not None:
         _choice(spec.phase, PHASES, "phase")
-    if spec.expires_at is not None:
-        parse_expires_at(spec.expires_at)
+    if spec.expires_at is not None and parse_expires_at(spec.expires_at) <= now:
+        # A suppression expired from birth would be listed yet never hide anything.
+        raise UsageError(
+            f"{{expires}} {spec.expires_at!r} is already past (now {format_timestamp(now)}): the "
+            "suppression would be expired from birth; give a future date",
+            field="expires",
+        )
     ctx: Context = {
         "scope": scope,
         "active": True,

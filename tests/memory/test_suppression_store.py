@@ -144,16 +144,20 @@ def test_revoke_then_suppress_again_gets_a_new_generation(tmp_path: Path) -> Non
     assert validate_index(load_memory(path)) == []
 
 
-def test_expired_suppression_is_renewed_under_a_new_generation(tmp_path: Path) -> None:
+def test_an_expired_suppression_is_renewed_with_a_future_date_only(tmp_path: Path) -> None:
     path = tmp_path / "i.json"
     first = create_suppression(
         path, fingerprint=FP, reason="r", expires_at="2026-07-01", author="a", now=NOW
     )
     later = NOW.replace(month=8)
+    with pytest.raises(UsageError, match="already past"):  # expired from birth: refused
+        create_suppression(
+            path, fingerprint=FP, reason="r", expires_at="2026-07-01", author="a", now=later
+        )
     renewed = create_suppression(
-        path, fingerprint=FP, reason="r", expires_at="2026-07-01", author="a", now=later
+        path, fingerprint=FP, reason="r", expires_at="2026-12-01", author="a", now=later
     )
-    assert renewed["id"] == first["id"] + "-2"
+    assert renewed["id"] != first["id"]
 
 
 @pytest.mark.parametrize(

@@ -154,6 +154,13 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
 
     now = parse_now(args.now)
     checked = _current_matches(args, context, now) if args.findings else None
+    if checked is not None and not checked[1] and not checked[2] and not args.allow_unmatched:
+        raise UsageError(
+            f"the suppression matches none of the {len(checked[0].findings)} findings in "
+            f"{args.findings}, so it would hide nothing; nothing written: check the fingerprint "
+            "(`riverbed review` prints them) or the rule and globs, or pass --allow-unmatched "
+            "to keep it for findings to come"
+        )
     try:
         outcome = write_suppression(context.index_path, _suppress_spec(args), now=now)
     except GuardedSeverityError as exc:
@@ -272,7 +279,12 @@ def register(subparsers: Any) -> None:
         "--findings",
         metavar="FILE",
         help="current findings: count what the suppression matches, refuse one the severity "
-        "guard would skip",
+        "guard would skip or that matches none",
+    )
+    p.add_argument(
+        "--allow-unmatched",
+        action="store_true",
+        help="with --findings, write the suppression even though it matches none of them",
     )
     p.add_argument("--format", choices=FINDINGS_FORMATS, default="auto")
     p.add_argument("--workspace", metavar="DIR", help="checkout the findings' paths are under")
