@@ -402,3 +402,29 @@ def test_check_fails_when_the_registered_server_cannot_import_the_sdk(tmp_path: 
     assert "pip install '.[mcp]'" in detail
     text = subprocess.run([str(script), "hooks", "--check"], **run)
     assert text.returncode == 1 and f"MCP server FAILS: {script} mcp" in text.stdout
+
+
+def test_from_a_subdirectory_write_goes_to_the_repository_root(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / ".river" / "memory").mkdir(parents=True)
+    (project / ".river" / "memory" / "index.json").write_text(
+        '{"entries": [], "version": "1"}\n', encoding="utf-8"
+    )
+    sub = project / "src" / "pkg"
+    sub.mkdir(parents=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "riverbed", "hooks", "--write"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=sub,
+        env={**os.environ, "PATH": NO_RIVERBED_PATH},
+    )
+    assert done.returncode == 0, done.stderr
+    assert not (sub / ".mcp.json").exists() and not (sub / ".claude").exists()
+    servers = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]
+    assert servers["riverbed"]["args"][-1] == "mcp"  # the default index: found, not named
+    (hook,) = our_hooks(json.loads((project / ".claude" / "settings.json").read_text("utf-8")))
+    assert '"$CLAUDE_PROJECT_DIR"/.river/memory/index.json' in hook["command"]
+    assert str(tmp_path) not in hook["command"]

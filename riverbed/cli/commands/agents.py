@@ -21,7 +21,7 @@ def _cmd_mcp(args: argparse.Namespace, context: Context) -> int:
         index_path=context.index_path.absolute(),
         author=author,
         read_only=args.read_only,
-        origin=f"the server started in {Path.cwd()}",
+        origin=_origin(args, context),
     )
     if args.check:
         return _mcp_check(settings, context)
@@ -29,6 +29,27 @@ def _cmd_mcp(args: argparse.Namespace, context: Context) -> int:
 
     serve(settings)
     return 0
+
+
+def _origin(args: argparse.Namespace, context: Context) -> str:
+    """How the server chose its index (index/locate.py, as every command), for its refusals."""
+    if getattr(args, "index", None):
+        return "named by --index"
+    if os.environ.get("RIVERBED_INDEX"):
+        return "named by $RIVERBED_INDEX"
+    top = (
+        f"the repository root {context.root}"
+        if context.root is not None
+        else "the filesystem root (not a git repository)"
+    )
+    return f"the server started in {Path.cwd()} and found none from there up to {top}"
+
+
+def project_dir(args: argparse.Namespace, context: Context) -> Path:
+    """The project whose files `hooks` reads and writes: --dir, else the repository root."""
+    if args.dir is not None:
+        return Path(args.dir)
+    return context.root if context.root is not None else Path(".")
 
 
 def _mcp_check(settings: Any, context: Context) -> int:
@@ -166,7 +187,7 @@ def _cmd_hooks(args: argparse.Namespace, context: Context) -> int:
         from riverbed.cli.commands.hooks_check import cmd_hooks_check
 
         return cmd_hooks_check(args, context)
-    root = Path(args.dir)
+    root = project_dir(args, context)
     data = _hooks_data(shared_index(context.index_path, root), root, args.write, args.absolute)
     if context.as_json:
         emit_json(data)
@@ -253,7 +274,11 @@ def register(subparsers: Any) -> None:
         default="claude-code",
         help="client whose files --write merges into (default: claude-code)",
     )
-    p.add_argument("--dir", default=".", metavar="DIR", help="project root (default: .)")
+    p.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="project root (default: the repository root, else the working directory)",
+    )
     p.add_argument(
         "--absolute",
         action="store_true",

@@ -103,7 +103,9 @@ def _check_data(root: Path) -> dict[str, Any]:
 
 def cmd_hooks_check(args: argparse.Namespace, context: Context) -> int:
     """Exit 0 when every riverbed hook runs and the registered MCP server can start."""
-    data = _check_data(Path(args.dir))
+    from riverbed.cli.commands.agents import project_dir
+
+    data = _check_data(project_dir(args, context))
     ok = bool(data["hooks"]) and all(c["runs"] for c in data["hooks"])
     ok = ok and (data["mcpServer"] is None or data["mcpServer"]["runs"])
     if context.as_json:

@@ -530,3 +530,41 @@ def test_mcp_check_says_whether_the_server_can_serve(tmp_path: Path, index_path:
     )
     assert done.returncode == 2 and f"no memory index at {missing}" in done.stderr
     assert not missing.exists()
+
+
+def test_without_index_the_server_finds_the_project_s_as_the_cli_does(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)  # a repository root, as git marks one
+    index = project / ".river" / "memory" / "index.json"
+    seed(index, entry("decision-found"))
+    deep = project / "src" / "pkg"
+    deep.mkdir(parents=True)
+
+    async def body(client: ClientSession) -> tuple[Any, Any]:
+        found = data_of(await client.call_tool("query", {}))
+        added = data_of(
+            await client.call_tool("deposit", {"type": "pattern", "title": "t", "content": "c"})
+        )
+        return found, added
+
+    found, added = run(None, body, cwd=deep)
+    assert [e["id"] for e in found["entries"]] == ["decision-found"]
+    assert added["index"] == str(index)
+    assert {e["id"] for e in load_memory(index)["entries"]} == {"decision-found", added["id"]}
+    assert not (deep / ".river").exists()
+    cli = subprocess.run(
+        [sys.executable, "-m", "riverbed", "query", "--json"],
+        cwd=deep,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={k: v for k, v in os.environ.items() if k != "RIVERBED_INDEX"},
+    )
+    assert json.loads(cli.stdout)["count"] == 2  # the CLI, from the same place, sees the same
+    # $RIVERBED_INDEX wins over what the walk would find.
+    other = tmp_path / "other.json"
+    seed(other, entry("decision-other"))
+    named = run(
+        None, lambda c: c.call_tool("query", {}), cwd=deep, env={"RIVERBED_INDEX": str(other)}
+    )
+    assert [e["id"] for e in data_of(named)["entries"]] == ["decision-other"]
