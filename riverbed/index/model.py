@@ -122,6 +122,12 @@ class Context(TypedDict, total=False):
     tools: dict[str, dict[str, Any]]
     branch: str
     commit: str
+    # review entries holding finding history (memory/history.py)
+    keyAlgo: str
+    keys: dict[str, dict[str, Any]]
+    keysDropped: int
+    runs: list[dict[str, Any]]
+    runsDropped: int
     # eval_result (evals/entries.py)
     suite: str
     attempt: str

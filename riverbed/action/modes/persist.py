@@ -7,32 +7,36 @@ from pathlib import Path
 from riverbed.action.baseline_input import persist_baseline
 from riverbed.action.context import ActionContext
 from riverbed.action.eval_input import fail_on_regression, persist_evals
+from riverbed.action.history_input import persist_history
 from riverbed.action.memory_job import Appender, AppendOutcome, run_memory_job, write_outputs
 from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.summary import render_summary
 
 
 def _appender(context: ActionContext) -> Appender | None:
-    """Eval results and, with `findings` set, the default branch's findings baseline."""
+    """Eval results and, with `findings` set, the default branch's baseline and history."""
     steps: list[Appender] = []
     if context.config.eval_results:
         steps.append(persist_evals)
     if context.config.findings is not None:
-        steps.append(persist_baseline)
+        steps.extend((persist_baseline, persist_history))
     if len(steps) <= 1:
         return steps[0] if steps else None
 
-    def both(context: ActionContext, index_path: Path) -> AppendOutcome:
-        first, second = (step(context, index_path) for step in steps)
-        return AppendOutcome(
-            appended=first.appended + second.appended,
-            unchanged=first.unchanged + second.unchanged,
-            markdown=first.markdown + second.markdown,
-            outputs={**first.outputs, **second.outputs},
-            regressions=first.regressions + second.regressions,
-        )
+    def every(context: ActionContext, index_path: Path) -> AppendOutcome:
+        total = AppendOutcome()
+        for step in steps:
+            one = step(context, index_path)
+            total = AppendOutcome(
+                appended=total.appended + one.appended,
+                unchanged=total.unchanged + one.unchanged,
+                markdown=total.markdown + one.markdown,
+                outputs={**total.outputs, **one.outputs},
+                regressions=total.regressions + one.regressions,
+            )
+        return total
 
-    return both
+    return every
 
 
 def run(context: ActionContext) -> int:

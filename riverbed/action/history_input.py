@@ -1,0 +1,39 @@
+"""Persist mode's history step: on a default-branch push or a scheduled run, advance history."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from riverbed.action.baseline_input import default_branch, pushed_branch
+from riverbed.action.context import ActionContext
+from riverbed.action.memory_job import AppendOutcome
+from riverbed.findings import read_findings_file
+
+
+def persist_history(context: ActionContext, index_path: Path) -> AppendOutcome:
+    """Record each finding key's change of state (first seen, fixed in, back in)."""
+    from riverbed.memory.record_history import record_history
+
+    config = context.config
+    branch, default = pushed_branch(context), default_branch(context)
+    on_default = config.event_name == "push" and branch is not None and branch == default
+    if config.findings is None or not (on_default or config.event_name == "schedule"):
+        why = f"history: not recorded (a {config.event_name} run on {branch or 'an unknown ref'})"
+        context.runner.info(why)
+        return AppendOutcome(markdown=f"\n{why}.\n")
+    if not config.sha:
+        why = "history: not recorded (GITHUB_SHA is not set; history needs the commit)"
+        context.runner.warning(why)
+        return AppendOutcome(markdown=f"\n{why}.\n")
+    _, findings = read_findings_file(
+        config.findings, root=config.workspace, on_warning=context.runner.warning
+    )
+    outcome = record_history(
+        index_path, findings, now=context.now, branch=branch or default or "", commit=config.sha
+    )
+    c = outcome.counts
+    line = f"history: {c.findings} finding keys, {c.new} new, {c.fixed} fixed, {c.back} back"
+    line += f"; recorded {outcome.entry['id']}" if outcome.entry else "; no change of state"
+    context.runner.info(line)
+    appended = (str(outcome.entry["id"]),) if outcome.entry else ()
+    return AppendOutcome(appended=appended, markdown=f"\n{line}.\n")

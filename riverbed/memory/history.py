@@ -1,0 +1,192 @@
+"""Finding history: each finding key's changes of state on the default branch (pure).
+
+History lives in one `review` entry (context.kind `finding-history`) that a run supersedes
+only when some key changed state; the superseded copy keeps a small stub (see DESIGN-NOTES).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from riverbed.findings.interface import Finding
+from riverbed.index.dates import format_timestamp
+from riverbed.index.model import Context, Entry, Index, context, is_active, metadata
+
+HISTORY_KIND = "finding-history"
+HISTORY_TAG = "riverbed-history"
+#: Events kept per key: the first (first seen) and the newest MAX_EVENTS - 1 (flips counts all).
+MAX_EVENTS = 8
+#: Runs kept for the dashboard (the oldest are dropped, and counted in `runsDropped`).
+MAX_RUNS = 50
+#: A key that flipped between present and absent this many times is oscillating.
+OSCILLATING_FLIPS = 3
+
+#: A key's record: {"e": [[state, commit, date], ...], "flips": n}; state seen | fixed | back.
+KeyRecord = dict[str, Any]
+
+
+def history_key(finding: Finding) -> str:
+    """The key history is kept under: the one place it is computed (v1 fingerprint for now)."""
+    return finding.fingerprint
+
+
+@dataclass(frozen=True)
+class RunCounts:
+    """What one default-branch run changed: keys present, new, fixed and back."""
+
+    findings: int
+    new: int
+    fixed: int
+    back: int
+
+    @property
+    def changed(self) -> bool:
+        """True when some key changed state (only then is a history entry written)."""
+        return bool(self.new or self.fixed or self.back)
+
+
+def _event(state: str, commit: str, at: str) -> list[str]:
+    return [state, commit[:12], at[:10]]
+
+
+def _push(record: KeyRecord, event: list[str]) -> KeyRecord:
+    events = [*record["e"], event]
+    if len(events) > MAX_EVENTS:
+        events = [events[0], *events[-(MAX_EVENTS - 1) :]]
+    return {"e": events, "flips": int(record.get("flips", 0)) + 1}
+
+
+def last_state(record: Mapping[str, Any]) -> str:
+    """The key's newest state: seen, fixed or back."""
+    events = record.get("e")
+    if isinstance(events, list) and events and isinstance(events[-1], list) and events[-1]:
+        return str(events[-1][0])
+    return "seen"
+
+
+def advance(
+    keys: Mapping[str, KeyRecord], present: Iterable[str], *, commit: str, now: datetime
+) -> tuple[dict[str, KeyRecord], RunCounts]:
+    """The keys after a run where `present` are the findings' keys, and what changed."""
+    at = format_timestamp(now)
+    here = set(present)
+    out: dict[str, KeyRecord] = dict(keys)
+    new = fixed = back = 0
+    for key in sorted(here - keys.keys()):
+        out[key] = {"e": [_event("seen", commit, at)], "flips": 0}
+        new += 1
+    for key, record in keys.items():
+        state = last_state(record)
+        if key in here and state == "fixed":
+            out[key] = _push(record, _event("back", commit, at))
+            back += 1
+        elif key not in here and state != "fixed":
+            out[key] = _push(record, _event("fixed", commit, at))
+            fixed += 1
+    return out, RunCounts(len(here), new, fixed, back)
+
+
+def is_history_entry(entry: Entry) -> bool:
+    """True for the entry history is kept in."""
+    return entry.get("type") == "review" and context(entry).get("kind") == HISTORY_KIND
+
+
+def current_history(index: Index) -> Entry | None:
+    """The active history entry (the newest, if a merge left two), or None."""
+    found = [e for e in index.get("entries", []) if is_history_entry(e) and is_active(e)]
+    found.sort(key=lambda e: (str(metadata(e).get("createdAt", "")), str(e.get("id"))))
+    return found[-1] if found else None
+
+
+def history_keys(entry: Entry | None) -> dict[str, KeyRecord]:
+    """The key records of a history entry (none for None or a retired stub)."""
+    keys = context(entry).get("keys") if entry is not None else None
+    if not isinstance(keys, dict):
+        return {}
+    return {k: v for k, v in keys.items() if isinstance(v, dict) and isinstance(v.get("e"), list)}
+
+
+def history_runs(entry: Entry | None) -> list[dict[str, Any]]:
+    """The runs kept in a history entry, oldest first."""
+    runs = context(entry).get("runs") if entry is not None else None
+    return [r for r in runs if isinstance(r, dict)] if isinstance(runs, list) else []
+
+
+def history_entry(
+    previous: Entry | None,
+    keys: Mapping[str, KeyRecord],
+    counts: RunCounts,
+    *,
+    commit: str,
+    branch: str,
+    now: datetime,
+) -> Entry:
+    """A new history entry: `keys`, and the previous runs plus this one (capped at MAX_RUNS)."""
+    at = format_timestamp(now)
+    run = {"commit": commit[:12], "at": at, "findings": counts.findings}
+    run |= {"new": counts.new, "fixed": counts.fixed, "back": counts.back}
+    runs = [*history_runs(previous), run]
+    kept = context(previous).get("runsDropped") if previous is not None else 0
+    dropped = kept if isinstance(kept, int) else 0
+    if len(runs) > MAX_RUNS:
+        dropped += len(runs) - MAX_RUNS
+        runs = runs[-MAX_RUNS:]
+    ctx: Context = {
+        "kind": HISTORY_KIND,
+        "keyAlgo": "v1",
+        "branch": branch,
+        "commit": commit,
+        "keys": dict(sorted(keys.items())),
+        "runs": runs,
+        "runsDropped": dropped,
+    }
+    return {
+        "id": f"history-{commit[:12]}-{now.strftime('%Y%m%d%H%M%S')}",
+        "type": "review",
+        "title": f"Finding history of {branch} at {commit[:12]}",
+        "content": (
+            f"{len(keys)} finding keys with their changes of state on {branch} (first seen, "
+            "fixed in, back in), kept so that reviews can say a finding is back."
+        ),
+        "metadata": {"createdAt": at, "author": "riverbed-action", "tags": [HISTORY_TAG]},
+        "context": ctx,
+    }
+
+
+def retired_history(entry: Entry) -> Entry:
+    """A superseded history entry without its keys and runs: a small stub stays."""
+    ctx = context(entry).copy()
+    keys, runs = ctx.pop("keys", None), ctx.pop("runs", None)
+    ctx["keysDropped"] = len(keys) if isinstance(keys, dict) else 0
+    ctx["runsDropped"] = len(runs) if isinstance(runs, list) else 0
+    return {**entry, "context": ctx}
+
+
+@dataclass(frozen=True)
+class KeyLabel:
+    """What history says about a key in a review: back after a fix, and/or oscillating."""
+
+    fixed_in: str | None
+    fixed_on: str | None
+    flips: int
+
+    @property
+    def oscillating(self) -> bool:
+        """True when the key flipped between present and absent OSCILLATING_FLIPS+ times."""
+        return self.flips >= OSCILLATING_FLIPS
+
+
+def key_label(record: Mapping[str, Any] | None) -> KeyLabel | None:
+    """The label of a key present in a change: 'fixed in <sha> on <date>' when fixed on base."""
+    if record is None:
+        return None
+    events = record.get("e")
+    flips = record.get("flips", 0)
+    flips = flips if isinstance(flips, int) else 0
+    if last_state(record) == "fixed" and isinstance(events, list):
+        _, sha, day = events[-1][:3]
+        return KeyLabel(str(sha), str(day), flips + 1)
+    return KeyLabel(None, None, flips) if flips >= OSCILLATING_FLIPS else None

@@ -1,0 +1,63 @@
+"""Recording a default-branch run in the finding history through the store."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from riverbed.findings.interface import Finding
+from riverbed.index import lifecycle
+from riverbed.index.model import Entry, Index
+from riverbed.index.schema import check_entry
+from riverbed.index.storage import update_index
+from riverbed.memory.history import (
+    RunCounts,
+    advance,
+    current_history,
+    history_entry,
+    history_key,
+    history_keys,
+    retired_history,
+)
+
+
+@dataclass(frozen=True)
+class HistoryRecord:
+    """What a run changed, and the history entry written (None when nothing changed)."""
+
+    counts: RunCounts
+    entry: Entry | None
+
+
+def record_history(
+    path: str | os.PathLike[str],
+    findings: Sequence[Finding],
+    *,
+    now: datetime,
+    branch: str,
+    commit: str,
+) -> HistoryRecord:
+    """Advance the history by one run; writes only when some key changed state."""
+    present = {history_key(f) for f in findings}
+
+    def change(index: Index) -> tuple[Index, bool, HistoryRecord]:
+        previous = current_history(index)
+        keys, counts = advance(history_keys(previous), present, commit=commit, now=now)
+        if not counts.changed:
+            return index, False, HistoryRecord(counts, None)
+        entry = history_entry(previous, keys, counts, commit=commit, branch=branch, now=now)
+        check_entry(entry)
+        updated: Index = {**index, "entries": [*index["entries"], entry]}
+        if previous is not None:
+            result = lifecycle.supersede(updated, str(previous["id"]), entry["id"], now)
+            position = updated["entries"].index(previous)
+            entries = list(result.index["entries"])
+            entries[position] = retired_history(entries[position])
+            updated = {**result.index, "entries": entries}
+        return updated, True, HistoryRecord(counts, entry)
+
+    outcome: HistoryRecord = update_index(Path(path), change)
+    return outcome
