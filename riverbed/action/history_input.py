@@ -8,6 +8,11 @@ from riverbed.action.baseline_input import default_branch, pushed_branch
 from riverbed.action.context import ActionContext
 from riverbed.action.memory_job import AppendOutcome
 from riverbed.findings import read_findings_file
+from riverbed.memory.history import history_runs
+from riverbed.memory.runs import mermaid_trend
+
+#: Runs the job summary's trend shows.
+TREND_RUNS = 20
 
 
 def persist_history(context: ActionContext, index_path: Path) -> AppendOutcome:
@@ -36,4 +41,9 @@ def persist_history(context: ActionContext, index_path: Path) -> AppendOutcome:
     line += f"; recorded {outcome.entry['id']}" if outcome.entry else "; no change of state"
     context.runner.info(line)
     appended = (str(outcome.entry["id"]),) if outcome.entry else ()
-    return AppendOutcome(appended=appended, markdown=f"\n{line}.\n")
+    markdown = f"\n{line}.\n"
+    if outcome.entry is not None:
+        runs = history_runs(outcome.entry)[-TREND_RUNS:]
+        trend = mermaid_trend(runs, branch or default)
+        markdown += f"\n```mermaid\n{trend}\n```\n"
+    return AppendOutcome(appended=appended, markdown=markdown)

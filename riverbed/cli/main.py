@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "riverbed.cli.commands.status",
     "riverbed.cli.commands.review",
     "riverbed.cli.commands.baseline",
+    "riverbed.cli.commands.runs",
     "riverbed.cli.commands.suppress",
     "riverbed.cli.commands.evals",
     "riverbed.cli.commands.agents",

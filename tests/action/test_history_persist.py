@@ -51,6 +51,7 @@ def test_fix_back_move_refix(harness: ActionHarness, fake: FakeGitHub) -> None:
     _findings(harness, b)  # a fixed again
     refixed = _push(harness, fake, "e" * 40, back.staged.read_bytes())
     entries = _histories(refixed.staged_index)
+    assert "```mermaid" in refixed.summary and "line [2, 1, 2, 1]" in refixed.summary
     assert [e.get("status", "active") for e in entries] == ["superseded"] * 3 + ["active"]
     assert all("keys" not in e["context"] for e in entries[:-1])  # retired stubs
     keys = entries[-1]["context"]["keys"]
