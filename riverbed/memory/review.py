@@ -144,18 +144,19 @@ class ReviewResult:
         outside = self.outside
         if not outside:
             return None
-        unchanged = sum(1 for d in outside if d.baseline_state == "unchanged")
-        by_filter = sum(
-            1
-            for d in outside
-            if finding_scope(d.finding, self.change, self.effective_mode) != "change"
-        )
         mode = f"filter-mode {self.effective_mode}"
-        if by_filter and unchanged:
-            # A finding can be both: the two counts may add up to more than the total.
-            why = f"{by_filter} by {mode}, {unchanged} unchanged since the baseline"
+        filtered = [
+            finding_scope(d.finding, self.change, self.effective_mode) != "change" for d in outside
+        ]
+        old = [d.baseline_state == "unchanged" for d in outside]
+        both = sum(1 for f, u in zip(filtered, old, strict=True) if f and u)
+        by_filter, unchanged = sum(filtered) - both, sum(old) - both
+        if (by_filter or both) and (unchanged or both):
+            # No overlap: each finding is counted once, by the reasons that apply to it.
+            why = f"{by_filter} by {mode} only, {unchanged} unchanged since the baseline only"
+            why += f", {both} both" if both else ""
         else:
-            why = mode if by_filter else f"{unchanged} unchanged since the baseline"
+            why = mode if by_filter or both else f"{unchanged} unchanged since the baseline"
         noun = "finding" if len(outside) == 1 else "findings"
         return f"{len(outside)} {noun} outside the change, not shown ({why})"
 
