@@ -6,7 +6,7 @@ only when some key changed state; the superseded copy keeps a small stub (see DE
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -178,6 +178,28 @@ class KeyLabel:
         """True when the key flipped between present and absent OSCILLATING_FLIPS+ times."""
         return self.flips >= OSCILLATING_FLIPS
 
+    @property
+    def back(self) -> bool:
+        """True when the key was fixed on the default branch and is present again."""
+        return self.fixed_in is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON view (`review --json`, key `history` of a decision; docs/REVIEW.md)."""
+        return {
+            "back": self.back,
+            "fixedIn": self.fixed_in,
+            "fixedOn": self.fixed_on,
+            "flips": self.flips,
+            "oscillating": self.oscillating,
+        }
+
+    def text(self) -> str:
+        """The label as the review shows it: 'fixed in `<sha>` on <date>, back', 'oscillating'."""
+        parts = [f"fixed in `{self.fixed_in}` on {self.fixed_on}, back"] if self.back else []
+        if self.oscillating:
+            parts.append(f"oscillating ({self.flips} flips)")
+        return "; ".join(parts)
+
 
 def key_label(record: Mapping[str, Any] | None) -> KeyLabel | None:
     """The label of a key present in a change: 'fixed in <sha> on <date>' when fixed on base."""
@@ -190,3 +212,23 @@ def key_label(record: Mapping[str, Any] | None) -> KeyLabel | None:
         _, sha, day = events[-1][:3]
         return KeyLabel(str(sha), str(day), flips + 1)
     return KeyLabel(None, None, flips) if flips >= OSCILLATING_FLIPS else None
+
+
+def history_labels(
+    index: Index, findings: Sequence[Finding]
+) -> tuple[tuple[KeyLabel | None, ...], str | None]:
+    """Each finding's label from the default branch's history, and that entry's id (or None)."""
+    entry = current_history(index)
+    if entry is None:
+        return tuple(None for _ in findings), None
+    keys = history_keys(entry)
+    return tuple(key_label(keys.get(history_key(f))) for f in findings), str(entry.get("id"))
+
+
+def history_counts(labels: Iterable[KeyLabel]) -> dict[str, int]:
+    """How many labels say back, and how many oscillating."""
+    seen = list(labels)
+    return {
+        "back": sum(1 for label in seen if label.back),
+        "oscillating": sum(1 for label in seen if label.oscillating),
+    }

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from riverbed.findings.interface import Finding
 from riverbed.index.model import SEVERITY_RANK, Entry, Index, context
 from riverbed.memory.baseline import Baseline
-from riverbed.memory.baseline_match import BaselineState, baseline_states, tool_change_problem
-from riverbed.memory.change import FILTER_MODES, Change, FilterMode, Scope, finding_scope
+from riverbed.memory.baseline_match import baseline_states, tool_change_problem
+from riverbed.memory.change import FILTER_MODES, Change, FilterMode, finding_scope
+from riverbed.memory.decision import Decision, Outcome
 from riverbed.memory.evidence import EvidenceCheck, check_all, evidence_counts
 from riverbed.memory.globs import normalize_path
+from riverbed.memory.history import history_counts, history_labels
 from riverbed.memory.layers import (
-    LOCAL,
     LayerMarks,
     SharedLayer,
     enforce_never_suppress,
@@ -26,52 +27,6 @@ from riverbed.memory.layers import (
 from riverbed.memory.select import ChangedFiles, ReviewMemory, load_review_memory, should_resurface
 from riverbed.memory.severity import OverrideUse, SeverityOverride, apply_overrides
 from riverbed.memory.suppress import SuppressionDecision, SuppressionResult, apply_suppressions
-
-Outcome = Literal["kept", "suppressed", "suppressed_by_tool"]
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What the review decided about one finding."""
-
-    position: int
-    finding: Finding
-    outcome: Outcome
-    scope: Scope
-    #: `new` or `unchanged` against the baseline; None without one.
-    baseline_state: BaselineState | None
-    #: The suppression that hid it (outcome `suppressed`).
-    suppression: SuppressionDecision | None
-    #: Matching suppressions the severity guard refused (the finding stays kept).
-    guard_skips: tuple[SuppressionDecision, ...]
-    evidence: EvidenceCheck | None
-    #: The layer of the suppression that hid it: `local`, or the shared layer's label.
-    layer: str | None = None
-    #: The shared policy's never-suppress pattern that kept it despite a suppression.
-    protected_by: str | None = None
-
-    @property
-    def in_scope(self) -> bool:
-        """True when the change is answerable for this finding."""
-        return self.scope == "change"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON view: the decision in the index's camelCase."""
-        out: dict[str, Any] = {
-            "fingerprint": self.finding.fingerprint,
-            "decision": self.outcome,
-            "scope": self.scope,
-        }
-        if self.baseline_state is not None:
-            out["baselineState"] = self.baseline_state
-        if self.suppression is not None:
-            out["suppressionId"] = self.suppression.suppression_id
-            out["suppressionLayer"] = self.layer or LOCAL
-        if self.protected_by is not None:
-            out["neverSuppress"] = self.protected_by
-        if self.guard_skips:
-            out["skippedByGuard"] = [d.suppression_id for d in self.guard_skips]
-        return out
 
 
 @dataclass(frozen=True)
@@ -98,6 +53,8 @@ class ReviewResult:
     overrides: tuple[OverrideUse, ...] = ()
     #: A tool upgrade that emptied the baseline's matching (both versions named), or None.
     tool_change: str | None = None
+    #: The id of the finding-history entry the labels came from (None: no history in memory).
+    history: str | None = None
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -200,6 +157,9 @@ class ReviewResult:
             out["evidence"] = evidence_counts(checks)
         if self.overrides:
             out["severityOverrides"] = [use.to_dict() for use in self.overrides]
+        if self.history is not None:
+            labels = [d.history for d in self.kept if d.history is not None]
+            out["history"] = {"entry": self.history} | history_counts(labels)
         return out
 
 
@@ -368,6 +328,7 @@ def review_findings(
         *graded.messages(),
         *_fallback_notes(change, requested, mode),
     ]
+    decisions, history = _labelled(decisions, index, findings)
     upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])
     warnings = (
         tuple(dict.fromkeys(memory.warnings)) + result.ignored + ((upgrade,) if upgrade else ())
@@ -387,7 +348,16 @@ def review_findings(
         notes=tuple(notes),
         overrides=graded.used,
         tool_change=upgrade,
+        history=history,
     )
+
+
+def _labelled(
+    decisions: tuple[Decision, ...], index: Index, findings: Sequence[Finding]
+) -> tuple[tuple[Decision, ...], str | None]:
+    """Each decision with its key's label from the default branch's history, and its entry."""
+    labels, history = history_labels(index, findings)
+    return tuple(replace(d, history=labels[d.position]) for d in decisions), history
 
 
 def review_sarif(result: ReviewResult) -> dict[str, Any]:

@@ -20,7 +20,8 @@ from riverbed.pr_review.model import (
 
 if TYPE_CHECKING:
     from riverbed.findings.interface import Finding
-    from riverbed.memory.review import Decision, ReviewResult
+    from riverbed.memory.decision import Decision
+    from riverbed.memory.review import ReviewResult
 
 
 def review_finding(finding: Finding, evidence: str | None = None) -> ReviewFinding:

@@ -30,7 +30,8 @@ from riverbed.memory.change import FILTER_MODES
 from riverbed.text import terminal
 
 if TYPE_CHECKING:
-    from riverbed.memory.review import Decision, ReviewResult
+    from riverbed.memory.decision import Decision
+    from riverbed.memory.review import ReviewResult
 
 _EVIDENCE = {"verified": "verified", "not_found": "NOT FOUND", "not_checkable": "-"}
 
@@ -106,6 +107,10 @@ def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) 
         f"{plural(counts['suppressionsInEffect'], 'suppression')} in effect"
     )
     _print_hidden(result)
+    for d in result.kept:
+        if d.history is not None and (label := d.history.text()):
+            where = f"{d.finding.file or '?'}:{d.finding.line or '?'}"
+            print(terminal(f"history: {d.finding.rule_id or '?'} at {where}: {label}"))
     if "evidence" in counts:
         e = counts["evidence"]
         print(
