@@ -76,6 +76,11 @@ def _steps(args: argparse.Namespace, runs: int, work: Path) -> dict[str, Callabl
                     runs, 2_000 if args.quick else 10_000, 400 if args.quick else 2_000
                 )
             ],
+            "review baseline": lambda: [
+                scope_cases.review_with_baseline(
+                    runs, 5_000 if args.quick else 50_000, 400 if args.quick else 2_000
+                )
+            ],
             "status": lambda: [review_cases.status_view(big, runs)],
             "hostile globs": lambda: review_cases.hostile_globs(runs),
             "cold start": lambda: cases.cold_start(small, runs),

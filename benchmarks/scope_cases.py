@@ -11,6 +11,7 @@ from benchmarks.cases import Row
 from benchmarks.review_cases import NOW, _findings, _suppressions
 from benchmarks.timing import measure_pair
 from riverbed.index.model import Index
+from riverbed.memory.baseline import baseline_from_findings
 from riverbed.memory.change import parse_unified_diff
 
 
@@ -73,4 +74,41 @@ def review_against_diff(runs: int, findings_count: int, added_lines: int) -> Row
         "≤ 1.5×",
         max_ratio=1.5,
         note=f"{counts['in']} kept in the change, {counts['out']} outside",
+    )
+
+
+def review_with_baseline(runs: int, findings_count: int, added_lines: int) -> Row:
+    """A review against a diff and a baseline of the base's findings (the multiset of match
+    keys), beside the same review without a baseline; peak RSS in the note."""
+    import resource
+
+    findings = _findings(findings_count)
+    base = findings[: findings_count - findings_count // 50]  # 2% of the head is new
+    index = cast(Index, {"version": "1", "entries": _suppressions(findings, 1_000)})
+    text = _diff(findings, added_lines)
+    counts: dict[str, int] = {}
+
+    def ours() -> None:
+        change = parse_unified_diff(text, source="bench.diff")
+        baseline = baseline_from_findings(base, "bench base")
+        result = riverbed.review_findings(
+            findings, index, change=change, baseline=baseline, now=NOW
+        )
+        counts["new"] = sum(1 for d in result.decisions if d.baseline_state == "new")
+
+    def plain() -> None:
+        change = parse_unified_diff(text, source="bench.diff")
+        riverbed.review_findings(findings, index, change=change, now=NOW)
+
+    sample, floor = measure_pair(ours, plain, runs=runs)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    return Row(
+        f"review_findings with a baseline ({findings_count:,} findings, {added_lines:,}-line diff)",
+        findings_count,
+        sample.median,
+        "the same review without a baseline",
+        floor.median,
+        "≤ 7 s",
+        max_seconds=7.0,
+        note=f"{counts['new']} new; peak RSS {peak} MiB",
     )
