@@ -82,7 +82,13 @@ def resurface_note(entry: Entry, changed_files: Sequence[str]) -> ResurfaceNote:
 def _view(decision: Decision) -> ReviewFinding:
     evidence = decision.evidence
     shown = evidence.status if evidence is not None and decision.finding.evidence else None
-    return review_finding(decision.finding, shown)
+    view, label = review_finding(decision.finding, shown), decision.history
+    if label is None:
+        return view
+    flips = label.flips if label.oscillating else None
+    return dataclasses.replace(
+        view, fixed_in=label.fixed_in, fixed_on=label.fixed_on, oscillating_flips=flips
+    )
 
 
 def _hinted(view: ReviewFinding, hints: Mapping[str, str]) -> ReviewFinding:

@@ -57,14 +57,27 @@ def _head(finding: ReviewFinding) -> str:
     return f"**{inline(finding.severity, 20)}** {_code(finding.rule_id)} in {_where(finding)}"
 
 
+def history_label(finding: ReviewFinding) -> str:
+    """'fixed in <sha> on <date>, back' and/or 'oscillating (N flips)', or '' (memory's words)."""
+    parts = []
+    if finding.fixed_in:
+        day = inline(finding.fixed_on or "?", 10)
+        parts.append(f"fixed in {_code(finding.fixed_in, 12)} on {day}, back")
+    if finding.oscillating_flips:
+        parts.append(f"oscillating ({finding.oscillating_flips} flips)")
+    return "; ".join(parts)
+
+
 def finding_line(finding: ReviewFinding, max_message: int = 500) -> str:
     """One Markdown list item for a finding."""
     evidence = f" · {_EVIDENCE[finding.evidence]}" if finding.evidence in _EVIDENCE else ""
     learned = f"  \n  ↻ {inline(finding.learning, 300)}" if finding.learning else ""
+    label = history_label(finding)
+    history = f"  \n  ⟲ {label}" if label else ""
     return (
         f"- {_head(finding)}: "
         f"{inline(finding.message, max_message)} (fingerprint {_code(finding.fingerprint, 64)})"
-        f"{evidence}{learned}\n"
+        f"{evidence}{learned}{history}\n"
     )
 
 
@@ -81,6 +94,7 @@ def inline_comment_body(finding: ReviewFinding, max_message: int = 4000) -> str:
         f"**{inline(finding.severity, 20)}** · {_code(finding.rule_id)} · riverbed\n\n"
         f"{block(finding.message, max_message)}{evidence}\n\n"
         + (f"↻ {inline(finding.learning, 300)}\n\n" if finding.learning else "")
+        + (f"⟲ {label}\n\n" if (label := history_label(finding)) else "")
         + f"<sub>fingerprint {_code(finding.fingerprint, 64)} · comment "
         f"<code>{command}</code> on this pull request to hide it in future reviews</sub>\n"
         + format_finding_marker(
@@ -224,6 +238,11 @@ def _sections(
 ) -> list[Section]:
     """The body's sections in priority order: memory first, then findings (cut from the end)."""
     sections = _memory_sections(report)
+    if back := tuple(
+        f"- {_head(f)}: ⟲ {history_label(f)}\n" for f in report.kept if history_label(f)
+    ):
+        title = "\n### Back or oscillating (the default branch's finding history)\n\n"
+        sections.append(Section(title, back, "history notes"))
     if listed:
         sections.append(
             Section(f"\n### {listed_title}\n\n", tuple(finding_line(f) for f in listed), "findings")

@@ -21,6 +21,10 @@ class ReviewFinding:
     evidence: str | None = None  # "verified" | "not_found" | "not_checkable" | None (no evidence)
     #: "suppressed in N other pull requests; candidate …" when its rule was (learning).
     learning: str | None = None
+    #: Finding history on the default branch: fixed there in this commit, on this date; flips.
+    fixed_in: str | None = None
+    fixed_on: str | None = None
+    oscillating_flips: int | None = None
 
     @property
     def rank(self) -> int:
