@@ -7,8 +7,9 @@ from datetime import datetime, timedelta
 
 from riverbed.errors import UsageError
 from riverbed.index.dates import effective_expiry, format_timestamp, instant_or_none
+from riverbed.index.effective import revoked_suppression_id
 from riverbed.index.merge import merge_indexes
-from riverbed.index.model import INDEX_VERSION, Entry, Index, context, entry_status, metadata
+from riverbed.index.model import INDEX_VERSION, Entry, Index, entry_status, metadata
 
 #: The default age (days since an entry settled) after which it moves to the cold archive.
 DEFAULT_ARCHIVE_AFTER_DAYS = 180
@@ -73,14 +74,6 @@ def settled_at(entry: Entry, now: datetime) -> datetime | None:
     return None
 
 
-def _revoked_id(entry: Entry) -> str | None:
-    ctx = context(entry)
-    if entry.get("type") == "resurface" and ctx.get("action") == "revoke":
-        target = ctx.get("suppressionId")
-        return target if isinstance(target, str) else None
-    return None
-
-
 def split_settled(
     entries: list[Entry], now: datetime, days: int
 ) -> tuple[list[Entry], list[Entry], list[str]]:
@@ -94,7 +87,7 @@ def split_settled(
     # A revocation survives supersession of the revoking entry: while the suppression it
     # names is still live, moving the revocation away would bring the suppression back.
     live_ids = {e.get("id") for e in entries if id(e) not in moving}
-    held = [e for e in entries if id(e) in moving and _revoked_id(e) in live_ids]
+    held = [e for e in entries if id(e) in moving and revoked_suppression_id(e) in live_ids]
     moving -= {id(e) for e in held}
     stay = [e for e in entries if id(e) not in moving]
     move = [e for e in entries if id(e) in moving]

@@ -51,6 +51,12 @@ def _is_revocation(entry: Entry) -> bool:
     return entry.get("type") == "resurface" and context(entry).get("action") == "revoke"
 
 
+def revoked_suppression_id(entry: Entry) -> str | None:
+    """The suppression a revocation record names, or None for any other entry."""
+    target = context(entry).get("suppressionId") if _is_revocation(entry) else None
+    return target if isinstance(target, str) else None
+
+
 def revocation_records(entries: Iterable[Entry]) -> dict[str, Entry]:
     """Suppression id → the first revocation record naming it, whatever that record's status.
 
@@ -58,10 +64,8 @@ def revocation_records(entries: Iterable[Entry]) -> dict[str, Entry]:
     """
     out: dict[str, Entry] = {}
     for entry in entries:
-        if entry.get("type") != "resurface" or not _is_revocation(entry):
-            continue
-        target = context(entry).get("suppressionId")
-        if isinstance(target, str) and target not in out:
+        target = revoked_suppression_id(entry)
+        if target is not None and target not in out:
             out[target] = entry
     return out
 

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from riverbed.findings.interface import Finding
-from riverbed.index.model import Entry, Index, context
+from riverbed.index.effective import revoked_suppression_id
+from riverbed.index.model import Index
 from riverbed.memory.severity import SeverityOverride
 from riverbed.memory.suppress import SuppressionDecision, SuppressionResult
 
@@ -49,14 +50,6 @@ class LayerMarks:
         return self.label if decision.suppression_id in self.shared_ids else LOCAL
 
 
-def _revoked_id(entry: Entry) -> str | None:
-    ctx = context(entry)
-    if entry.get("type") == "resurface" and ctx.get("action") == "revoke":
-        target = ctx.get("suppressionId")
-        return target if isinstance(target, str) else None
-    return None
-
-
 def shared_view(shared: Index, local: Index) -> Index:
     """The shared index plus the repository's revocations of shared suppressions.
 
@@ -64,7 +57,7 @@ def shared_view(shared: Index, local: Index) -> Index:
     suppression brings its findings back here. It can never loosen the shared layer.
     """
     ids = {e.get("id") for e in shared["entries"] if e.get("type") == "suppression"}
-    revokes = [e for e in local["entries"] if _revoked_id(e) in ids]
+    revokes = [e for e in local["entries"] if revoked_suppression_id(e) in ids]
     return {**shared, "entries": [*shared["entries"], *revokes]}
 
 
