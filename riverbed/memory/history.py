@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from riverbed.findings.interface import Finding
+from riverbed.findings.match_key import MATCH_KEY_ALGO, match_key
 from riverbed.index.dates import format_timestamp
 from riverbed.index.model import Context, Entry, Index, context, is_active, metadata
 
@@ -29,8 +30,8 @@ KeyRecord = dict[str, Any]
 
 
 def history_key(finding: Finding) -> str:
-    """The key history is kept under: the one place it is computed (v1 fingerprint for now)."""
-    return finding.fingerprint
+    """The key history is kept under: the one place it is computed (the baseline match key)."""
+    return match_key(finding)
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,10 @@ def current_history(index: Index) -> Entry | None:
 
 
 def history_keys(entry: Entry | None) -> dict[str, KeyRecord]:
-    """The key records of a history entry (none for None or a retired stub)."""
-    keys = context(entry).get("keys") if entry is not None else None
+    """The key records of a history entry (none for None, a retired stub or another key)."""
+    if entry is None or context(entry).get("keyAlgo") != MATCH_KEY_ALGO:
+        return {}  # keys of another algorithm would all read as fixed: history starts again
+    keys = context(entry).get("keys")
     if not isinstance(keys, dict):
         return {}
     return {k: v for k, v in keys.items() if isinstance(v, dict) and isinstance(v.get("e"), list)}
@@ -136,7 +139,7 @@ def history_entry(
         runs = runs[-MAX_RUNS:]
     ctx: Context = {
         "kind": HISTORY_KIND,
-        "keyAlgo": "v1",
+        "keyAlgo": MATCH_KEY_ALGO,
         "branch": branch,
         "commit": commit,
         "keys": dict(sorted(keys.items())),
