@@ -105,6 +105,7 @@ class Context(TypedDict, total=False):
     match: SuppressionMatch
     ruleId: str
     promotedFrom: str
+    tool: str
     # resurface: a revocation names the suppression it lifts
     action: str
     suppressionId: str

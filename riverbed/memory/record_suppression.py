@@ -75,6 +75,10 @@ class SuppressionSpec:
     source_comment_id: int | None = None
     links: tuple[str, ...] = ()
     finding_rule: str | None = None
+    #: The tool (and its version) whose finding a fingerprint suppression was made for, when
+    #: known: a later version that rewords its findings is then named (`riverbed rekey`).
+    finding_tool: str | None = None
+    finding_tool_version: str | None = None
 
 
 def _choice(value: str, allowed: tuple[_T, ...], field: str) -> _T:
@@ -185,6 +189,10 @@ def build_suppression_entry(spec: SuppressionSpec, *, now: datetime, generation:
         entry_id = f"{entry_id}-{generation}"
     if spec.finding_rule and fingerprint is not None:
         ctx["ruleId"] = spec.finding_rule
+    if spec.finding_tool and fingerprint is not None:
+        ctx["tool"] = spec.finding_tool
+        if spec.finding_tool_version:
+            ctx["toolVersion"] = spec.finding_tool_version
     return build_entry(
         type="suppression",
         title=_title(fingerprint, rule_id, path_list, files),

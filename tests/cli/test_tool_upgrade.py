@@ -122,3 +122,16 @@ def test_rekey_carries_fingerprint_suppressions_to_the_new_version(tree: Path) -
     hidden = [d for d in json.loads(review.stdout)["findings"] if d["decision"] == "suppressed"]
     # Both asserts share the fingerprint (v1 ignores lines): both are hidden again, as before.
     assert [d["fingerprint"] for d in hidden] == [new["S101:7"]] * 2
+
+
+def test_a_fingerprint_suppression_records_the_tool_and_version_it_was_made_for(
+    tree: Path,
+) -> None:
+    fp = _fingerprints(tree, "ruff-0.5.0-upgrade.sarif")["S101:7"]
+    done = run_riverbed(
+        "suppress", fp, "--reason", "asserts are fine", "--type", "accepted_risk",
+        "--findings", "ruff-0.5.0-upgrade.sarif", "--json", cwd=tree,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    ctx = json.loads(done.stdout)["entry"]["context"]
+    assert (ctx["tool"], ctx["toolVersion"], ctx["ruleId"]) == ("ruff", "0.5.0", "S101")

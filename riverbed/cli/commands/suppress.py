@@ -147,6 +147,20 @@ def _match_report(
     return matches, notes
 
 
+def _with_tool(spec: SuppressionSpec, hidden: list[Any]) -> SuppressionSpec:
+    """The spec with the tool and version of the findings it hides (when they agree)."""
+    import dataclasses
+
+    tools = {(f.tool, f.tool_version) for f in hidden}
+    if len(tools) != 1:
+        return spec
+    tool, version = tools.pop()
+    rule = spec.finding_rule or hidden[0].rule_id
+    return dataclasses.replace(
+        spec, finding_tool=tool, finding_tool_version=version, finding_rule=rule
+    )
+
+
 def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import parse_now
     from riverbed.errors import GuardedSeverityError
@@ -161,8 +175,11 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
             "(`riverbed review` prints them) or the rule and globs, or pass --allow-unmatched "
             "to keep it for findings to come"
         )
+    spec = _suppress_spec(args)
+    if checked is not None and spec.fingerprint is not None:
+        spec = _with_tool(spec, [checked[0].findings[i] for i in checked[1]])
     try:
-        outcome = write_suppression(context.index_path, _suppress_spec(args), now=now)
+        outcome = write_suppression(context.index_path, spec, now=now)
     except GuardedSeverityError as exc:
         raise GuardedSeverityError(
             exc.severity, exc.feedback_type, how=_working_command(args)
