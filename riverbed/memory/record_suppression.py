@@ -143,6 +143,16 @@ def _title(fingerprint: str | None, rule_id: str | None, paths: list[str], files
     return title if len(title) <= 200 else title[:199] + "…"
 
 
+def _record_finding(ctx: Context, spec: SuppressionSpec) -> None:
+    """What is recorded (not defining the id) of the finding a fingerprint suppression hides."""
+    if spec.finding_rule:
+        ctx["ruleId"] = spec.finding_rule
+    if spec.finding_tool:
+        ctx["tool"] = spec.finding_tool
+        if spec.finding_tool_version:
+            ctx["toolVersion"] = spec.finding_tool_version
+
+
 def build_suppression_entry(spec: SuppressionSpec, *, now: datetime, generation: int = 1) -> Entry:
     """A new suppression entry (pure); its id is derived from everything that defines it."""
     fingerprint, rule_id, reason = spec.fingerprint, spec.rule_id, spec.reason
@@ -187,12 +197,8 @@ def build_suppression_entry(spec: SuppressionSpec, *, now: datetime, generation:
     entry_id = suppression_id(defining, stem)
     if generation > 1:
         entry_id = f"{entry_id}-{generation}"
-    if spec.finding_rule and fingerprint is not None:
-        ctx["ruleId"] = spec.finding_rule
-    if spec.finding_tool and fingerprint is not None:
-        ctx["tool"] = spec.finding_tool
-        if spec.finding_tool_version:
-            ctx["toolVersion"] = spec.finding_tool_version
+    if fingerprint is not None:
+        _record_finding(ctx, spec)
     return build_entry(
         type="suppression",
         title=_title(fingerprint, rule_id, path_list, files),
