@@ -182,3 +182,42 @@ def command_property(text: str) -> str:
 def terminal(value: object) -> str:
     """Text for a terminal: control (ANSI escapes included) and bidi characters become `?`."""
     return _INVISIBLE.sub("?", _TERMINAL_CONTROL.sub("?", str(value)))
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """`1 entry`, `3 entries`, `2 matches`; `many` when the plural is irregular."""
+    if count == 1:
+        return f"1 {noun}"
+    if many is not None:
+        return f"{count} {many}"
+    if noun.endswith("y") and noun[-2:-1] not in tuple("aeiou"):
+        return f"{count} {noun[:-1]}ies"
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return f"{count} {noun}es"
+    return f"{count} {noun}s"
+
+
+#: Words spelled with a vowel letter that sound like a consonant, and the reverse.
+_CONSONANT_SOUND: Final = ("one", "once", "uni", "use", "usu", "user", "eu", "ure")
+_VOWEL_SOUND: Final = ("hour", "honest", "honour", "honor", "heir", "npm", "mcp", "rsa", "ssh")
+
+
+def article(phrase: str) -> str:
+    """`a` or `an` before `phrase` by its sound: "an AWS key", "a user", "an hour", "an MCP"."""
+    word = phrase.strip().split(" ", 1)[0] if phrase.strip() else ""
+    lower = word.lower()
+    if not word:
+        return "a"
+    if lower.startswith(_VOWEL_SOUND):
+        return "an"
+    if word.isupper():
+        # An initialism is read letter by letter: "an AWS", "an MCP", "a URL"? U is "you".
+        return "an" if word[0] in "AEFHILMNORSX" else "a"
+    if lower.startswith(_CONSONANT_SOUND):
+        return "a"
+    return "an" if lower[0] in "aeiou" else "a"
+
+
+def with_article(phrase: str) -> str:
+    """`phrase` after its article: "an AWS access key id", "a private key"."""
+    return f"{article(phrase)} {phrase}"

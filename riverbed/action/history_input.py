@@ -7,9 +7,12 @@ from pathlib import Path
 from riverbed.action.baseline_input import default_branch, pushed_branch
 from riverbed.action.context import ActionContext
 from riverbed.action.memory_job import AppendOutcome
+from riverbed.config_file import read_project_config
 from riverbed.findings import read_findings_file
 from riverbed.memory.history import history_runs
 from riverbed.memory.runs import mermaid_trend
+from riverbed.memory.severity import apply_overrides
+from riverbed.text import plural
 
 #: Runs the job summary's trend shows.
 TREND_RUNS = 20
@@ -30,14 +33,23 @@ def persist_history(context: ActionContext, index_path: Path) -> AppendOutcome:
         why = "history: not recorded (GITHUB_SHA is not set; history needs the commit)"
         context.runner.warning(why)
         return AppendOutcome(markdown=f"\n{why}.\n")
-    _, findings = read_findings_file(
+    _, read = read_findings_file(
         config.findings, root=config.workspace, on_warning=context.runner.warning
     )
+    # Graded as a review grades them, so the ledger sees what the severity guard would see.
+    overrides = read_project_config(config.workspace, relative=True).severity_overrides
+    findings = apply_overrides(read, overrides).findings
     outcome = record_history(
         index_path, findings, now=context.now, branch=branch or default or "", commit=config.sha
     )
     c = outcome.counts
     line = f"history: {c.findings} finding keys, {c.new} new, {c.fixed} fixed, {c.back} back"
+    if outcome.tally is not None:
+        t = outcome.tally
+        line += (
+            f"; suppressions: {plural(len(t.hid), 'suppression')} hid findings, "
+            f"{len(t.blocked)} refused by the severity guard"
+        )
     line += f"; recorded {outcome.entry['id']}" if outcome.entry else "; no change of state"
     context.runner.info(line)
     appended = (str(outcome.entry["id"]),) if outcome.entry else ()

@@ -95,15 +95,6 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, max_width
     return "\n".join(lines)
 
 
-def plural(count: int, noun: str) -> str:
-    """`1 entry`, `3 entries`."""
-    if count == 1:
-        return f"1 {noun}"
-    if noun.endswith("y"):
-        return f"{count} {noun[:-1]}ies"
-    return f"{count} {noun}s"
-
-
 def add_common_options(parser: Any) -> None:
     """Let `--json` and `--index` also follow the verb (`riverbed query --json`)."""
     import argparse

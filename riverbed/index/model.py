@@ -129,6 +129,8 @@ class Context(TypedDict, total=False):
     keysDropped: int
     runs: list[dict[str, Any]]
     runsDropped: int
+    runNumber: int
+    suppressionRuns: dict[str, dict[str, int]]
     # eval_result (evals/entries.py)
     suite: str
     attempt: str

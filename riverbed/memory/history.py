@@ -163,6 +163,7 @@ def retired_history(entry: Entry) -> Entry:
     """A superseded history entry without its keys and runs: a small stub stays."""
     ctx = context(entry).copy()
     keys, runs = ctx.pop("keys", None), ctx.pop("runs", None)
+    ctx.pop("suppressionRuns", None)  # the successor carries the ledger on
     ctx["keysDropped"] = len(keys) if isinstance(keys, dict) else 0
     ctx["runsDropped"] = len(runs) if isinstance(runs, list) else 0
     return {**entry, "context": ctx}

@@ -22,6 +22,7 @@ from riverbed.memory.history import (
     history_keys,
     retired_history,
 )
+from riverbed.memory.suppression_ledger import RunTally, run_tally, tally_changed, with_ledger
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class HistoryRecord:
 
     counts: RunCounts
     entry: Entry | None
+    #: The run's suppressions: which hid findings and which the severity guard refused.
+    tally: RunTally | None = None
 
 
 def record_history(
@@ -40,15 +43,17 @@ def record_history(
     branch: str,
     commit: str,
 ) -> HistoryRecord:
-    """Advance the history by one run; writes only when some key changed state."""
+    """Advance the history by one run; writes only when some key or suppression changed state."""
     present = {history_key(f) for f in findings}
 
     def change(index: Index) -> tuple[Index, bool, HistoryRecord]:
         previous = current_history(index)
         keys, counts = advance(history_keys(previous), present, commit=commit, now=now)
-        if not counts.changed:
-            return index, False, HistoryRecord(counts, None)
+        tally = run_tally(index, findings, now)
+        if not counts.changed and not tally_changed(previous, tally):
+            return index, False, HistoryRecord(counts, None, tally)
         entry = history_entry(previous, keys, counts, commit=commit, branch=branch, now=now)
+        entry = with_ledger(entry, previous, tally)
         check_entry(entry)
         updated: Index = {**index, "entries": [*index["entries"], entry]}
         if previous is not None:
@@ -57,7 +62,7 @@ def record_history(
             entries = list(result.index["entries"])
             entries[position] = retired_history(entries[position])
             updated = {**result.index, "entries": entries}
-        return updated, True, HistoryRecord(counts, entry)
+        return updated, True, HistoryRecord(counts, entry, tally)
 
     outcome: HistoryRecord = update_index(Path(path), change)
     return outcome

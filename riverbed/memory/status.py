@@ -23,6 +23,8 @@ from riverbed.index.model import (
     entry_title,
     metadata,
 )
+from riverbed.memory.dead_suppressions import dead_among
+from riverbed.memory.history import current_history, is_history_entry
 from riverbed.memory.select import load_review_memory, revoked_among
 from riverbed.memory.status_pass import NEVER, StatusPass, last_touched, status_pass
 from riverbed.memory.tensions import (
@@ -31,6 +33,7 @@ from riverbed.memory.tensions import (
     suppression_files,
     suppression_key,
 )
+from riverbed.text import plural
 
 EXPIRING_WINDOW_DAYS: Final = 14
 RECENT_WINDOW_DAYS: Final = 14
@@ -176,6 +179,20 @@ def _change(entry: Entry) -> str:
     return "updated" if meta.get("updatedAt") not in (None, meta.get("createdAt")) else "added"
 
 
+def status_headline(data: dict[str, Any]) -> str:
+    """`N entries (F in force, R revoked, …)`: counts that add up to N and match the tables."""
+    parts = data.get("active") or {"inForce": data["byStatus"].get("active", 0)}
+    words = {
+        "inForce": "in force",
+        "revoked": "revoked",
+        "expired": "expired (not yet archived)",
+        "switchedOff": "switched off",
+    }
+    shown = [f"{parts.get(k, 0)} {w}" for k, w in words.items() if k == "inForce" or parts.get(k)]
+    shown += [f"{data['byStatus'].get(s, 0)} {s}" for s in STATUSES if s != "active"]
+    return f"{plural(data['entries'], 'entry')} ({', '.join(shown)})"
+
+
 def status_data(
     index: Index, now: datetime, *, path: str = "", limit: int = DEFAULT_LIMIT
 ) -> dict[str, Any]:
@@ -209,10 +226,13 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
         "now": format_timestamp(now),
         "entries": len(entries),
         "byStatus": {s: totals.get(s, 0) for s in STATUSES},
+        # The active entries split by whether they are in force: the headline's counts.
+        "active": walk.active_parts,
         "byType": {t: dict(c) for t, c in sorted(by_type.items())},
         "limit": limit,
         "salient": _salient(view, walk.suppressions, walk.by_successor, limit),
         "tensions": tensions,
+        "deadSuppressions": _dead(walk, limit),
         "expiringWithinDays": EXPIRING_WINDOW_DAYS,
         "expiring": _shown(
             [_item(e, expiresAt=v, overdue=d <= now) for d, e, v in expiring[:limit]],
@@ -227,6 +247,13 @@ def _orientation(index: Index, now: datetime, path: str, limit: int) -> dict[str
         ),
         "learning": _learning(index, now, limit, walk),
     }
+
+
+def _dead(walk: StatusPass, limit: int) -> dict[str, Any]:
+    # The history is a `review` entry in force; the walk kept every entry in force.
+    histories = [e for e in walk.live.entries if is_history_entry(e)]
+    history = current_history({"version": "1", "entries": histories}) if histories else None
+    return dead_among(walk.suppressions, walk.resurfaces, history).to_dict(limit)
 
 
 def _learning(index: Index, now: datetime, limit: int, walk: StatusPass) -> dict[str, Any]:

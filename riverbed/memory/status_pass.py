@@ -63,6 +63,8 @@ class StatusPass:
     by_successor: dict[str, list[Entry]]
     claimants: list[Entry]  # what names a successor or a predecessor (`supersedes`)
     live: LiveView
+    #: The active entries by whether they are in force: inForce, revoked, expired, switchedOff.
+    active_parts: dict[str, int]
 
 
 def status_pass(  # long: the one walk over every entry; per-entry helpers cost +30-50 %
@@ -91,6 +93,7 @@ def status_pass(  # long: the one walk over every entry; per-entry helpers cost 
     guidance: list[Entry] = []
     live_suppressions: list[Entry] = []
     decisions: list[Entry] = []
+    n_expired = n_off = 0
     for position, entry in enumerate(entries):
         status = entry.get("status")
         if not isinstance(status, str):  # entry_status
@@ -131,12 +134,16 @@ def status_pass(  # long: the one walk over every entry; per-entry helpers cost 
                     if isinstance(ctx, dict) and ctx.get("active") is True:
                         live.append(entry)
                         live_suppressions.append(entry)
+                    else:
+                        n_off += 1
                 else:
                     live.append(entry)
                     if kind in GUIDANCE_TYPES:
                         guidance.append(entry)
                         if kind in DECISION_TYPES:
                             decisions.append(entry)
+            else:
+                n_expired += 1
         meta = entry.get("metadata")
         # Every stamp outside the window: the latest readable one is too (or there is none).
         if isinstance(meta, dict):
@@ -161,6 +168,7 @@ def status_pass(  # long: the one walk over every entry; per-entry helpers cost 
             recent.append(entry)
     by_type, totals = _counts(pairs)
     revoked = revoked_among(resurfaces)
+    before = len(live)
     if revoked:
         for group in (live, guidance, live_suppressions, decisions):
             group[:] = [e for e in group if e.get("id") not in revoked]
@@ -177,6 +185,12 @@ def status_pass(  # long: the one walk over every entry; per-entry helpers cost 
         by_successor,
         claimants,
         LiveView(live, guidance, live_suppressions, decisions),
+        {
+            "inForce": len(live),
+            "revoked": before - len(live),
+            "expired": n_expired,
+            "switchedOff": n_off,
+        },
     )
 
 

@@ -245,12 +245,14 @@ def context_tool(
 
     `files=None` means memory of every file; a list keeps file-bound entries to those files.
     """
+    from riverbed.memory.dead_suppressions import dead_suppressions
     from riverbed.memory.prompt import format_memory_for_prompt
     from riverbed.memory.select import load_review_memory
 
     index, warnings = _load(settings)
     memory = load_review_memory(index, phase=phase, changed_files=files, now=now)
-    text = format_memory_for_prompt(memory, max_chars=max_chars)
+    dead = dead_suppressions(index).ids
+    text = format_memory_for_prompt(memory, max_chars=max_chars, dead=dead)
     if warnings:
         text += "\n" + "\n".join(f"_warning: {w}_" for w in warnings)
     return text

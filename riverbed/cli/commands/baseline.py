@@ -11,9 +11,9 @@ from riverbed.cli.output import (
     add_common_options,
     add_now_option,
     emit_json,
-    plural,
 )
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
+from riverbed.text import plural
 
 
 def _cmd_record(args: argparse.Namespace, context: Context) -> int:

@@ -6,7 +6,8 @@ import argparse
 from typing import Any
 
 from riverbed.cli.commands.store import parse_now
-from riverbed.cli.output import Context, add_common_options, add_now_option, emit_json, plural
+from riverbed.cli.output import Context, add_common_options, add_now_option, emit_json
+from riverbed.text import plural
 
 
 def _days(value: str) -> int:

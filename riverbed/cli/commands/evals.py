@@ -13,10 +13,10 @@ from riverbed.cli.output import (
     add_common_options,
     at_least_one,
     emit_json,
-    plural,
     table,
 )
 from riverbed.gitio import git_line
+from riverbed.text import plural
 
 if TYPE_CHECKING:
     from riverbed.evals.compare import SuiteComparison

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from riverbed.cli.output import Context, add_common_options, emit_json, plural
+from riverbed.cli.output import Context, add_common_options, emit_json
 from riverbed.errors import CorruptIndexError, UsageError
+from riverbed.text import plural
 
 
 def _read_index_file(path: Path) -> bytes:

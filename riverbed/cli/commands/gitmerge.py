@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from riverbed.cli.output import Context, add_common_options, emit_json, plural
+from riverbed.cli.output import Context, add_common_options, emit_json
 from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.index.model import Index
+from riverbed.text import plural
 
 _CONFIG_KEY = "merge.riverbed.driver"
 

@@ -65,6 +65,7 @@ def thresholds_from(args: argparse.Namespace) -> Thresholds:
 
 def _cmd_insights(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import load, parse_now
+    from riverbed.memory.dead_suppressions import dead_suppressions, dead_text
     from riverbed.memory.learning.analysis import analyze_memory
     from riverbed.memory.learning.candidate_store import write_candidates
     from riverbed.memory.learning.candidates import offer_states
@@ -81,13 +82,16 @@ def _cmd_insights(args: argparse.Namespace, context: Context) -> int:
     else:
         insights = analyze_memory(index, now=now, thresholds=thresholds)
         states = offer_states(index, insights)
+    dead = dead_suppressions(index)
     if context.as_json:
         data = {"path": str(context.index_path), **insights.as_dict(), "candidates": states}
+        data["deadSuppressions"] = dead.to_dict()
         if written is not None:
             data["written"] = written
         emit_json(data)
         return 0
     print(render_markdown(insights, states) if args.markdown else render_text(insights, states))
+    print(dead_text(dead, markdown=args.markdown))
     if written is not None:
         count = len(written["written"])
         print(f"\nwrote {count} promotion candidate(s) to {context.index_path}", end="")

@@ -10,9 +10,9 @@ from riverbed.cli.output import (
     add_common_options,
     add_now_option,
     emit_json,
-    plural,
     table,
 )
+from riverbed.text import plural
 
 
 def _read(path: str, context: Context) -> Any:

@@ -20,14 +20,13 @@ from riverbed.cli.output import (
     add_common_options,
     add_now_option,
     emit_json,
-    plural,
     table,
 )
 from riverbed.errors import UsageError
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
 from riverbed.index.model import PHASES, SEVERITIES
 from riverbed.memory.change import FILTER_MODES
-from riverbed.text import terminal
+from riverbed.text import plural, terminal
 
 if TYPE_CHECKING:
     from riverbed.memory.decision import Decision

@@ -12,10 +12,10 @@ from riverbed.cli.output import (
     at_least_one,
     emit_json,
     no_index_message,
-    plural,
     table,
 )
 from riverbed.index.model import STATUSES
+from riverbed.text import plural
 
 
 def _heading(title: str, block: dict[str, Any], note: str = "") -> str:
@@ -35,13 +35,26 @@ def _date(item: dict[str, Any]) -> str:
     return str(item.get("lastChanged", "?"))[:10]
 
 
+def _dead_lines(dead: dict[str, Any] | None) -> list[str]:
+    if dead is None:
+        return []
+    lines = ["", _heading("Dead suppressions: in force, yet they hide nothing", dead)]
+    if dead["items"]:
+        rows = [[i["id"], i["why"], i["detail"]] for i in dead["items"]]
+        lines.append(table(["id", "why", "detail"], rows))
+        lines.append(
+            "  fix: `riverbed revoke ID --reason …`, or re-make it as accepted_risk, with a "
+            "future --expires, or with --findings to check what it matches"
+        )
+    lines.append(f"  note: {dead['note']}")
+    return lines
+
+
 def render_status(data: dict[str, Any]) -> str:
     """The human view of `status_data`."""
-    lines = [
-        f"{data['path']}: {plural(data['entries'], 'entry')} ("
-        + ", ".join(f"{n} {s}" for s, n in data["byStatus"].items())
-        + ")"
-    ]
+    from riverbed.memory.status import status_headline
+
+    lines = [f"{data['path']}: {status_headline(data)}"]
     if data.get("archived"):
         lines.append(
             f"cold archive: {plural(data['archived'], 'entry')} moved out by `riverbed compact` "
@@ -49,7 +62,8 @@ def render_status(data: dict[str, Any]) -> str:
         )
     if data["byType"]:
         rows = [[t, *(c.get(s, 0) for s in STATUSES)] for t, c in data["byType"].items()]
-        lines += ["", table(["type", *STATUSES], rows)]
+        lines += ["", "By type and stored status (active = in force, revoked, expired or off):"]
+        lines.append(table(["type", *STATUSES], rows))
     sup = data["salient"]["suppressions"]
     lines += ["", _heading("Suppressions in force, newest first", sup)]
     if sup["items"]:
@@ -63,6 +77,7 @@ def render_status(data: dict[str, Any]) -> str:
     if dec["items"]:
         rows = [[i["id"], _prs(i), _date(i), i["title"]] for i in dec["items"]]
         lines.append(table(["id", "PRs", "changed", "title"], rows))
+    lines += _dead_lines(data.get("deadSuppressions"))
     tensions = data["tensions"]
     lines += ["", _heading("Open tensions", tensions)]
     lines += [f"  ! [{t['kind']}] {t['detail']}" for t in tensions["items"]]

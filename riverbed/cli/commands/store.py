@@ -16,7 +16,6 @@ from riverbed.cli.output import (
     add_now_option,
     at_least_one,
     emit_json,
-    plural,
     table,
 )
 from riverbed.errors import UsageError
@@ -29,6 +28,7 @@ from riverbed.index.model import (
     entry_status,
     entry_title,
 )
+from riverbed.text import plural
 
 
 def default_author() -> str:

@@ -237,19 +237,23 @@ def _cmd_revoke(args: argparse.Namespace, context: Context) -> int:
 
 def _cmd_context(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import load, parse_now
+    from riverbed.memory.dead_suppressions import dead_suppressions
     from riverbed.memory.prompt import format_memory_for_prompt
     from riverbed.memory.select import load_review_memory
 
     changed = _changed_files(args, ".")
+    index = load(context)
     memory = load_review_memory(
-        load(context), phase=args.phase, changed_files=changed, now=parse_now(args.now)
+        index, phase=args.phase, changed_files=changed, now=parse_now(args.now)
     )
-    markdown = format_memory_for_prompt(memory, max_chars=args.max_chars)
+    dead = dead_suppressions(index).ids
+    markdown = format_memory_for_prompt(memory, max_chars=args.max_chars, dead=dead)
     if context.as_json:
         emit_json(
             {
                 "markdown": markdown,
-                "entries": [e["id"] for e in memory.entries],
+                "entries": [e["id"] for e in memory.entries if e["id"] not in dead],
+                "deadSuppressions": [i for i in dead if i in {e["id"] for e in memory.entries}],
                 "counts": memory.counts(),
                 "excluded": dict(memory.excluded),
             }
