@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from riverbed.errors import UsageError
 
@@ -203,3 +204,53 @@ def set_config(key: str, value: str, *, cwd: str | os.PathLike[str]) -> None:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         detail = message[-1] if message else f"exit status {done.returncode}"
         raise UsageError(f"`git config {key}` failed in {cwd}: {detail}")
+
+
+@dataclass(frozen=True)
+class BaseLabel:
+    """What a baseline is labelled with: a ref name, its commit, and how they were found."""
+
+    ref: str
+    commit: str
+    how: str
+
+
+def _line(args: Sequence[str], cwd: str | os.PathLike[str]) -> str | None:
+    done = _try_git(args, cwd)
+    if done is None or done.returncode != 0:
+        return None
+    return done.stdout.decode("utf-8", "surrogateescape").strip() or None
+
+
+def _default_branch(cwd: str | os.PathLike[str]) -> str | None:
+    """origin's HEAD (`origin/main`), else a local main or master, else None."""
+    remote = _line(["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"], cwd)
+    if remote:
+        return remote
+    for name in ("main", "master"):
+        if _line(["rev-parse", "--verify", "--quiet", f"refs/heads/{name}^{{commit}}"], cwd):
+            return name
+    return None
+
+
+def base_label(base: str | None, cwd: str | os.PathLike[str]) -> BaseLabel:
+    """The base a baseline stands for: `base` resolved, else HEAD's merge-base with the default."""
+    require_repository(cwd, "baseline record")
+    if base is not None:
+        _check_revision(base)
+        commit = _line(["rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], cwd)
+        if commit is None:
+            raise UsageError(f"--base {base!r} names no commit in {os.path.abspath(cwd)}")
+        return BaseLabel(base, commit, f"--base {base}")
+    default = _default_branch(cwd)
+    if default is None:
+        raise UsageError(
+            "baseline record cannot tell what the base is: no origin/HEAD, main or master "
+            "here; name it with --base REF (or label it yourself with --branch and --commit)"
+        )
+    commit = _line(["merge-base", "HEAD", default], cwd)
+    if commit is None:
+        raise UsageError(
+            f"HEAD and {default} share no commit, so the base is unknown; name it with --base REF"
+        )
+    return BaseLabel(default, commit, f"the merge-base of HEAD and {default}")

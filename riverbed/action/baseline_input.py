@@ -7,6 +7,7 @@ from pathlib import Path
 from riverbed.action.context import ActionContext
 from riverbed.action.memory_job import AppendOutcome
 from riverbed.findings import read_findings_file
+from riverbed.text import plural
 
 
 def default_branch(context: ActionContext) -> str | None:
@@ -54,8 +55,10 @@ def persist_baseline(context: ActionContext, index_path: Path) -> AppendOutcome:
     )
     entry_id = str(outcome.entry["id"])
     if outcome.written:
-        line = f"baseline: recorded {entry_id} ({len(findings)} findings, {fmt}) for {branch}" + (
-            f"; superseded {', '.join(outcome.superseded)}" if outcome.superseded else ""
+        line = (
+            f"baseline: recorded {entry_id} ({plural(len(findings), 'finding')}, {fmt}) for "
+            f"{branch}"
+            + (f"; superseded {', '.join(outcome.superseded)}" if outcome.superseded else "")
         )
     else:
         line = f"baseline: {entry_id} already holds these findings; nothing written"

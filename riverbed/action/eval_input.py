@@ -14,6 +14,7 @@ from pathlib import Path
 from riverbed.action.context import ActionContext
 from riverbed.action.memory_job import AppendOutcome
 from riverbed.errors import ActionConfigError
+from riverbed.text import plural
 
 #: Defaults of the inputs only persist mode reads (action.yml carries the same).
 EVAL_INPUT_DEFAULTS: Mapping[str, str] = types.MappingProxyType(
@@ -66,8 +67,9 @@ def persist_evals(context: ActionContext, index_path: Path) -> AppendOutcome:
         hints=ACTION_HINTS,
     )
     context.runner.info(
-        f"eval results: {len(report.files)} file(s), {len(report.appended)} run(s) appended, "
-        f"{len(report.unchanged)} already in memory, {report.regressions} regression(s)"
+        f"eval results: {plural(len(report.files), 'file')}, "
+        f"{plural(len(report.appended), 'run')} appended, "
+        f"{len(report.unchanged)} already in memory, {plural(report.regressions, 'regression')}"
     )
     return AppendOutcome(
         appended=report.appended,

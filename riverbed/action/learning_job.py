@@ -32,7 +32,7 @@ from riverbed.memory.learning.model import (
     Thresholds,
 )
 from riverbed.memory.learning.render import render_markdown
-from riverbed.text import code, inline
+from riverbed.text import code, inline, plural
 
 #: Action inputs of the learning step and their defaults (the CLI flags' defaults).
 INPUTS: Final = {
@@ -93,7 +93,8 @@ def learn(context: ActionContext, work: Path) -> AppendOutcome:
         for line in plan.held:
             context.runner.info(f"held: {line}")
         context.runner.info(
-            f"{len(written.insights.clusters)} cluster(s), {len(plan.new)} candidate(s) written"
+            f"{plural(len(written.insights.clusters), 'cluster')}, "
+            f"{plural(len(plan.new), 'candidate')} written"
         )
     insights = written.insights
     markdown = render_markdown(insights, plan.states, heading="###").replace(
@@ -169,7 +170,8 @@ def sync_issues(context: ActionContext, staged: Path) -> IssueSync:
             context.runner.info(line)
     if unmarked:
         lines.append(
-            f"{unmarked} open issue(s) by {identity} labelled {ISSUE_LABEL!r} without a riverbed "
+            f"{plural(unmarked, 'open issue')} by {identity} labelled {ISSUE_LABEL!r} without "
+            f"a riverbed "
             "marker were left alone"
         )
     return IssueSync(tuple(lines), unmarked)

@@ -26,6 +26,7 @@ from riverbed.index.cold_archive import archive_path_for
 from riverbed.index.dates import format_timestamp
 from riverbed.index.model import Index, empty_index
 from riverbed.index.storage import parse_index_bytes, read_index
+from riverbed.text import plural
 
 #: Runs looked up before giving up: reaching it means something floods the artifact list.
 MAX_RUN_LOOKUPS = 200
@@ -157,7 +158,7 @@ def select_candidates(
     expired = [a for a in artifacts if a.expired]
     live = [a for a in artifacts if not a.expired]
     if expired:
-        notes.append(f"skipped {len(expired)} expired artifact(s): {_ids(expired)}")
+        notes.append(f"skipped {plural(len(expired), 'expired artifact')}: {_ids(expired)}")
     foreign = [
         a
         for a in live
@@ -167,7 +168,8 @@ def select_candidates(
     ]
     if foreign:
         notes.append(
-            f"ignored {len(foreign)} artifact(s) not uploaded by a run of this repository's own "
+            f"ignored {plural(len(foreign), 'artifact')} not uploaded by a run of this "
+            f"repository's own "
             f"code (a fork's head repository, or no run recorded): {_ids(foreign)}"
         )
     own = [a for a in live if a not in foreign]
@@ -211,7 +213,7 @@ def load_artifact(check: TrustCheck, artifact: ArtifactInfo, notes: list[str]) -
     extracted = extract_index(data, limits=check.limits, source=label)
     if extracted.ignored:
         notes.append(
-            f"{label}: ignored {len(extracted.ignored)} other member(s): "
+            f"{label}: ignored {plural(len(extracted.ignored), 'other member')}: "
             + ", ".join(repr(n) for n in extracted.ignored)
         )
     return Loaded(parse_index_bytes(extracted.data, label), extracted.archive)
@@ -290,7 +292,7 @@ def restore_artifact(
     """The newest trusted artifact as restored memory, or None; what was seen goes to notes."""
     config = context.config
     listing = list_artifacts(check.client, config.artifact_name)
-    notes.append(f"found {len(listing)} artifact(s) named {config.artifact_name!r}")
+    notes.append(f"found {plural(len(listing), 'artifact')} named {config.artifact_name!r}")
     candidates, skipped = select_candidates(listing, repository_id=check.repository_id)
     notes.extend(skipped)
     found = first_trusted(check, candidates, notes)

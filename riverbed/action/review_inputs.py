@@ -14,6 +14,7 @@ from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
 from riverbed.index.model import PHASES, SEVERITIES
 from riverbed.memory.change import FILTER_MODES, FilterMode, filter_mode_named
 from riverbed.memory.severity import SeverityOverride, parse_overrides_text
+from riverbed.text import plural
 
 FAIL_ON = ("none", *SEVERITIES)
 #: Defaults as in action.yml (the entrypoint also runs without it, in tests).
@@ -154,6 +155,7 @@ def resolve_findings_files(
         raise ActionConfigError(f"input {what}: no file matches {', '.join(patterns)!r}")
     if len(found) > MAX_FINDINGS_FILES:
         raise ActionConfigError(
-            f"input {what}: {len(found)} files match; at most {MAX_FINDINGS_FILES} are read"
+            f"input {what}: {plural(len(found), 'file')} match; at most {MAX_FINDINGS_FILES} "
+            f"are read"
         )
     return list(found)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from riverbed.action.memory_job import MemoryReport
-from riverbed.text import code, inline
+from riverbed.text import code, inline, plural
 
 #: Rows listed per table before the rest is only counted.
 MAX_ROWS = 50
@@ -43,7 +43,8 @@ def _cold_archive(report: MemoryReport) -> list[str]:
         )
         if moved.held:
             out.append(
-                f"Kept {len(moved.held)} revocations live: the suppressions they revoke are live."
+                f"Kept {plural(len(moved.held), 'revocation')} live: what "
+                f"{'they revoke is' if len(moved.held) != 1 else 'it revokes is'} live."
             )
         out += [f"- merge conflict: {inline(c, 300)}" for c in moved.conflicts]
     if report.archive_bytes:

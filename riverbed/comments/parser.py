@@ -30,6 +30,7 @@ from riverbed.errors import CommandParseError, InvalidExpiresAt
 from riverbed.index.dates import parse_expires_at
 from riverbed.index.model import FEEDBACK_TYPES, PHASES, SCOPES
 from riverbed.index.secrets import secret_kind
+from riverbed.text import plural, with_article
 
 #: GitHub's own cap on a comment body; a longer body is refused whole, never cut.
 MAX_COMMENT_CHARS: Final = 65_536
@@ -193,7 +194,8 @@ class _Args:
         if not low <= len(self.positional) <= len(names):
             wanted = " ".join(f"<{n}>" for n in names) or "no arguments"
             extra = " (quote values with spaces)" if len(self.positional) > len(names) else ""
-            raise _Fail(f"expected {wanted}, got {len(self.positional)} argument(s){extra}")
+            got = plural(len(self.positional), "argument")
+            raise _Fail(f"expected {wanted}, got {got}{extra}")
         return self.positional
 
 
@@ -309,10 +311,7 @@ _PARSERS: Final[dict[str, Callable[[list[str], str], Command]]] = {
 
 
 def _secret_refusal(line: str, body: str, prefix: str) -> tuple[str, str, str] | None:
-    """(shown source, problem, verb) when a command carries a credential, else None.
-
-    Checked before anything else, so no error message, reply or entry can repeat it.
-    """
+    """(shown source, problem, verb) when a command carries a credential (checked first)."""
     kind = secret_kind(line) or secret_kind(body)
     if kind is None:
         return None
@@ -321,7 +320,7 @@ def _secret_refusal(line: str, body: str, prefix: str) -> tuple[str, str, str] |
     shown = f"{prefix} {verb} …" if verb else f"{prefix} …"
     where = "command line" if secret_kind(line) else "text below the command"
     problem = (
-        f"the {where} contains what looks like a {kind}, so it was not run and is not "
+        f"the {where} contains what looks like {with_article(kind)}, so it was not run and is not "
         "repeated here; delete or edit the comment and rotate the credential"
     )
     return shown, (f"{verb}: {problem}" if verb else problem), verb
@@ -381,7 +380,7 @@ def parse_comment(
     if len(text) > MAX_COMMENT_CHARS:
         return ParsedComment(
             problem=f"the comment is {len(text):,} characters, over GitHub's "
-            f"{MAX_COMMENT_CHARS:,}; none of its {len(spans)} command line(s) was run"
+            f"{MAX_COMMENT_CHARS:,}; none of its {plural(len(spans), 'command line')} was run"
         )
     parsed = []
     for span in spans[:max_commands]:

@@ -11,7 +11,7 @@ from riverbed.comments.parser import ParsedComment
 from riverbed.comments.reply_marker import format_reply_marker
 from riverbed.index.dates import effective_expiry
 from riverbed.index.model import Entry, entry_title, metadata
-from riverbed.text import code_html, fenced, inline, table, user
+from riverbed.text import code_html, fenced, inline, plural, table, user
 
 #: GitHub's cap on a comment body.
 MAX_REPLY_CHARS: Final = 65_536
@@ -105,7 +105,8 @@ def render_parse_errors(
         ]
         if parsed.refused:
             lines.append(
-                f"- {parsed.refused} command line(s) over the limit of 10 per comment were refused"
+                f"- {plural(parsed.refused, 'command line')} over the limit of 10 per comment "
+                f"{'were' if parsed.refused != 1 else 'was'} refused"
             )
     return _header(
         comment_id,

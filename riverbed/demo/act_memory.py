@@ -340,7 +340,7 @@ def eval_regression(state: DemoState) -> Step:
 def status_view(state: DemoState) -> Step:
     """The orientation view the story ends on."""
     from riverbed.index.store import load_memory
-    from riverbed.memory.status import status_data
+    from riverbed.memory.status import status_data, status_headline
 
     index = load_memory(state.index_path, on_warning=lambda _m: None)
     data = status_data(index, state.timeline.day(42), path=str(state.index_path))
@@ -351,9 +351,7 @@ def status_view(state: DemoState) -> Step:
     return Step(
         key="status",
         act=1,
-        title=f"riverbed status: {data['entries']} entries ("
-        + ", ".join(f"{n} {s}" for s, n in data["byStatus"].items())
-        + ")",
+        title=f"riverbed status: {status_headline(data)}",
         lines=(
             f"in force: {salient['suppressions']['count']} suppression, "
             f"{salient['decisions']['count']} decisions/ADRs; "

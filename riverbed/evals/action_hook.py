@@ -20,6 +20,7 @@ from riverbed.evals.interface import EvalRun
 from riverbed.evals.persist import PersistOptions, PersistResult, persist_runs
 from riverbed.evals.render import comparison_markdown, history_markdown, key_metrics
 from riverbed.index.store import load_memory
+from riverbed.text import plural
 
 #: Runs of each suite drawn in the summary chart.
 DEFAULT_LAST: Final = 10
@@ -121,7 +122,7 @@ def summary_markdown(
         f"{result.regressions} regression(s).",
     ]
     if skipped:
-        lines += ["", f"{len(skipped)} empty report(s) skipped, nothing appended for them:"]
+        lines += ["", f"{plural(len(skipped), 'empty report')} skipped, nothing appended for them:"]
         lines += [f"- {why}" for why in skipped]
     shown: set[str] = set()
     for comparison in result.comparisons:

@@ -123,8 +123,8 @@ def persist_runs(
     clashes = sorted({i for i in ids if ids.count(i) > 1})
     if clashes:
         raise UsageError(
-            f"{len(ids)} results files map to the same eval run id(s) {', '.join(clashes)}: "
-            f"{options.clash_hint}"
+            f"{len(ids)} results files map to the same eval run id{'s' * (len(clashes) > 1)} "
+            f"{', '.join(clashes)}: {options.clash_hint}"
         )
     existing = entries_by_id(load_memory(index_path, on_warning=on_warning))
     if options.against not in BASELINES and options.against not in existing:

@@ -8,7 +8,7 @@ from typing import Final
 from riverbed.evals.compare import SuiteComparison, judge
 from riverbed.evals.direction import DEFAULT_DIRECTIONS, Directions
 from riverbed.evals.history import EvalRecord, series
-from riverbed.text import inline, mermaid_label
+from riverbed.text import inline, mermaid_label, plural
 
 SPARKS: Final = "▁▂▃▄▅▆▇█"
 #: Charts per suite in Markdown; further metrics appear in the table only (and it says so).
@@ -158,7 +158,7 @@ def history_markdown(
     left_out = [m for m in metrics if m not in charted]
     if left_out:
         parts += [
-            f"{len(left_out)} more metric(s) in the table only: "
+            f"{plural(len(left_out), 'more metric')} in the table only: "
             + ", ".join(inline(m, MAX_LABEL) for m in left_out)
             + f" (charts show at most {MAX_CHARTS}; pick them with --metric)",
             "",
@@ -176,7 +176,7 @@ def comparison_markdown(comparison: SuiteComparison) -> str:
         f"**{inline(comparison.suite, 80)}**: run {inline(comparison.newest.label, MAX_LABEL)} "
         f"({inline(comparison.newest.status, MAX_LABEL)}) against {inline(against, MAX_LABEL)}, "
         f"tolerance {fmt(comparison.tolerance)}: "
-        f"{len(comparison.regressions)} regression(s)",
+        f"{plural(len(comparison.regressions), 'regression')}",
     ]
     if comparison.note:
         lines += ["", f"_{inline(comparison.note, 200)}_"]

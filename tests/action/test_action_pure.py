@@ -50,8 +50,8 @@ def test_candidates_are_newest_first_and_skips_are_counted() -> None:
     ]
     ordered, notes = select_candidates(listing, repository_id=REPO_ID)
     assert [a.id for a in ordered] == [3, 1]
-    assert "skipped 1 expired artifact(s): 2" in notes
-    assert any("ignored 3 artifact(s)" in n and "4, 5, 6" in n for n in notes)
+    assert "skipped 1 expired artifact: 2" in notes
+    assert any("ignored 3 artifacts" in n and "4, 5, 6" in n for n in notes)
 
 
 def test_newer_than_keeps_only_later_artifacts() -> None:
@@ -68,7 +68,7 @@ def test_same_timestamp_is_ordered_by_id() -> None:
 def test_long_skip_lists_are_cut_with_a_count() -> None:
     listing = [art(n, 1, expired=True) for n in range(1, 21)]
     _, notes = select_candidates(listing, repository_id=REPO_ID)
-    assert notes == ["skipped 20 expired artifact(s): 1, 2, 3, 4, 5 and 15 more"]
+    assert notes == ["skipped 20 expired artifacts: 1, 2, 3, 4, 5 and 15 more"]
 
 
 def test_artifact_from_listing_json() -> None:

@@ -26,7 +26,7 @@ def test_an_empty_report_warns_and_appends_nothing(
     assert any("junit.xml: the JUnit report holds no test case" in w for w in warnings), warnings
     assert run.outputs["eval-appended"] == "0"
     assert run.staged_ids() == {"existing"}
-    assert "1 empty report(s) skipped, nothing appended for them" in run.summary
+    assert "1 empty report skipped, nothing appended for them" in run.summary
 
 
 def test_an_empty_report_beside_a_real_one_skips_only_itself(harness: ActionHarness) -> None:

@@ -136,8 +136,9 @@ def test_baseline_record_then_review_against_memory(ruff_sarif: Path) -> None:
     data = json.loads(recorded.stdout)
     assert data["written"] and data["fingerprints"] == 4 and data["superseded"] == []
     again = riverbed(
-        "baseline", "record", "--findings", "ruff.sarif", "--now", "2026-06-02T00:00:00Z", cwd=cwd
-    )
+        "baseline", "record", "--findings", "ruff.sarif", "--branch", "main", "--commit", "c" * 40,
+        "--now", "2026-06-02T00:00:00Z", cwd=cwd,
+    )  # fmt: skip
     assert "already holds these fingerprints; nothing written" in again.stdout
     review = riverbed(
         "review", "--findings", "ruff.sarif", "--changed-files", "mod.py",
@@ -157,5 +158,5 @@ def test_baseline_record_then_review_against_memory(ruff_sarif: Path) -> None:
         "--baseline", "memory", "--now", "2027-06-03T00:00:00Z", cwd=cwd,
     )  # fmt: skip
     assert stale.returncode == 2 and "holds no current baseline" in stale.stderr
-    bad = riverbed("baseline", "record", "--findings", "nope.sarif", cwd=cwd)
+    bad = riverbed("baseline", "record", "--findings", "nope.sarif", "--branch", "b", cwd=cwd)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "nope.sarif" in bad.stderr

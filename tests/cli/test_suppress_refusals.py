@@ -37,7 +37,7 @@ def test_a_suppression_matching_none_of_the_findings_is_refused_unless_allowed(
     args = ["suppress", "--rule", "R9", "--reason", "noise", "--findings", "f.json"]
     refused = run_riverbed(*args, cwd=tmp_path)
     assert refused.returncode == 2
-    assert "matches none of the 1 findings in f.json" in refused.stderr
+    assert "matches none of the findings in f.json (1 finding)" in refused.stderr
     assert "--allow-unmatched" in refused.stderr and index.read_bytes() == before
     allowed = run_riverbed(*args, "--allow-unmatched", cwd=tmp_path)
     assert allowed.returncode == 0, allowed.stderr

@@ -79,7 +79,7 @@ def test_river_reviewer_unknown_commit_and_null_score(tmp_path: Path) -> None:
     run = read_eval_file(path)
     assert run.commit is None and run.branch is None
     assert run.scores == {"meta_errorCount": 0}
-    assert run.notes == ("1 metric(s) with null value skipped: planner_coverage",)
+    assert run.notes == ("1 metric with null value skipped: planner_coverage",)
 
 
 def test_junit_from_a_real_pytest_run(tmp_path: Path) -> None:
@@ -170,7 +170,7 @@ def test_minimal_format_derives_pass_rate() -> None:
     assert run.source == "minimal"
     assert run.scores == {"f1": 0.7, "pass_rate": 0.5}
     assert run.status == "fail"
-    assert run.notes == ("pass_rate derived from 2 case(s)",)
+    assert run.notes == ("pass_rate derived from 2 cases",)
 
 
 @pytest.mark.parametrize(

@@ -109,7 +109,7 @@ def test_history_markdown_caps_the_charts() -> None:
     many = [run("e1", 1, "a1", m1=1, m2=2, m3=3, m4=4, m5=5, m6=6)]
     text = history_markdown("s", many, key_metrics(many))
     assert text.count("```mermaid") == 4
-    assert "2 more metric(s) in the table only: m5, m6" in text
+    assert "2 more metrics in the table only: m5, m6" in text
 
 
 def test_sparkline() -> None:

@@ -140,7 +140,9 @@ def test_run_records_count_what_suppressions_hid_and_the_ledger_forgets_revoked(
     churn = Finding(rule_id="W1", file="src/m1.py", message="churn", severity="minor")
     in_force = load_review_memory(memory, phase=None, changed_files=None, now=START).suppressions
     result = apply_suppressions([HIDDEN, GUARDED, churn], in_force, now=START)
-    assert (last["suppressed"], last["kept"]) == (len(result.suppressed), len(result.kept)) == (1, 2)
+    assert (
+        (last["suppressed"], last["kept"]) == (len(result.suppressed), len(result.kept)) == (1, 2)
+    )
     assert history is not None
     ledger = history["context"]["suppressionRuns"]
     assert ledger == {ids["works"]: {"hid": 2}, ids["guarded"]: {"blocked": 2}}

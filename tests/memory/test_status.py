@@ -215,7 +215,8 @@ def test_cli_json_is_the_core_data_and_text_tells_the_story(index_path: Path) ->
     text = done.stdout
     assert "unparseable expiry 'next tuesday'" in done.stderr
     for needle in (
-        "13 entries (8 in force, 1 revoked, 1 expired (not yet archived), 1 switched off, 1 superseded, 1 archived)",
+        "13 entries (8 in force, 1 revoked, 1 expired (not yet archived), 1 switched off, "
+        "1 superseded, 1 archived)",
         "Suppressions in force, newest first (3; 2 shown, 1 left out by --limit)",
         "2 (#31, #40)",
         "Open tensions (4; 2 shown, 2 left out by --limit)",

@@ -259,7 +259,7 @@ def test_artifacts_of_another_repository_id_are_skipped(
     assert outcome.code == 0, outcome.log
     assert outcome.outputs["restored-from"] == "workspace"
     assert outcome.staged_ids() == {"workspace-1"}
-    assert "ignored 2 artifact(s) not uploaded by a run of this repository" in outcome.log
+    assert "ignored 2 artifacts not uploaded by a run of this repository" in outcome.log
     support.count("poisoning attempts refused: another repository id")
 
 

@@ -11,6 +11,7 @@ from riverbed.action.history_input import persist_history
 from riverbed.action.memory_job import Appender, AppendOutcome, run_memory_job, write_outputs
 from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.summary import render_summary
+from riverbed.text import plural
 
 
 def _appender(context: ActionContext) -> Appender | None:
@@ -51,7 +52,7 @@ def run(context: ActionContext) -> int:
     if strict and regressions:
         # The memory is staged and uploads anyway: the history must record the regression.
         context.runner.error(
-            f"{regressions} eval metric(s) regressed against the previous run "
+            f"{plural(regressions, 'eval metric')} regressed against the previous run "
             "(fail-on-regression is true); see the job summary"
         )
         return 1

@@ -48,6 +48,7 @@ from riverbed.pr_review import (
 )
 from riverbed.pr_review.plan import ReviewPlan, body_only, plan_review
 from riverbed.text import inline as md
+from riverbed.text import plural
 
 OUTPUT_DIR = "riverbed-review"
 
@@ -307,7 +308,7 @@ def run(context: ActionContext) -> int:
         warn=warnings,
         max_bytes=inputs.max_findings_bytes,
     )
-    runner.info(f"read {len(findings)} findings from {len(files)} file(s)")
+    runner.info(f"read {plural(len(findings), 'finding')} from {plural(len(files), 'file')}")
     restored = _restore(context)
     shared = shared_for_run(context)
     if shared.unreachable:

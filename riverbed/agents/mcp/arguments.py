@@ -71,4 +71,5 @@ def unknown_arguments(tool: str, given: Iterable[str], known: Iterable[str]) -> 
         return None
     names = ", ".join(_shown(n) for n in extra[:5]) + (" …" if len(extra) > 5 else "")
     takes = ", ".join(allowed) if allowed else "no arguments"
-    return f"{tool}: unknown argument(s) {names}; {tool} takes {takes}"
+    noun = "arguments" if len(extra) != 1 else "argument"
+    return f"{tool}: unknown {noun} {names}; {tool} takes {takes}"

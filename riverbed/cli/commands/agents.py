@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from riverbed.cli.output import Context, add_common_options, emit_json
+from riverbed.text import plural
 
 
 def _cmd_mcp(args: argparse.Namespace, context: Context) -> int:
@@ -79,7 +80,7 @@ def _mcp_check(settings: Any, context: Context) -> int:
         return 0
     print(
         f"riverbed mcp can start: {sys.executable} imports the MCP SDK (mcp {sdk}); "
-        f"memory at {settings.index_path} ({count} entries)"
+        f"memory at {settings.index_path} ({plural(count, 'entry')})"
     )
     return 0
 

@@ -20,7 +20,7 @@ def _cmd_record(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import default_author, parse_now
     from riverbed.findings import read_findings_file
     from riverbed.findings.files import parse_byte_size
-    from riverbed.gitio import git_line
+    from riverbed.gitio import base_label
     from riverbed.memory.record_baseline import record_baseline
 
     cap = parse_byte_size(args.max_findings_bytes, "--max-findings-bytes")
@@ -31,8 +31,12 @@ def _cmd_record(args: argparse.Namespace, context: Context) -> int:
         on_warning=context.warn,
         max_bytes=cap,
     )
-    branch = args.branch or git_line("rev-parse", "--abbrev-ref", "HEAD")
-    commit = args.commit or git_line("rev-parse", "HEAD")
+    label = None
+    if not (args.branch and args.commit):
+        # Labelled with the base the findings stand for, never with whatever is checked out.
+        label = base_label(args.base, context.checkout(args.workspace))
+    branch = args.branch or (label.ref if label else None)
+    commit = args.commit or (label.commit if label else None)
     outcome = record_baseline(
         context.index_path,
         findings,
@@ -52,6 +56,7 @@ def _cmd_record(args: argparse.Namespace, context: Context) -> int:
                 "fingerprints": len(entry["context"].get("fingerprints", [])),
                 "format": fmt,
                 "expiresAt": entry.get("expiresAt"),
+                "base": {"ref": branch, "commit": commit, "how": label.how if label else "flags"},
             }
         )
     elif outcome.written:
@@ -61,6 +66,8 @@ def _cmd_record(args: argparse.Namespace, context: Context) -> int:
             f" from {plural(len(findings), 'finding')} in {args.findings} ({fmt}); "
             f"expires {entry['expiresAt']}"
         )
+        how = label.how if label else "--branch and --commit"
+        print(f"labelled as base {branch} at {str(commit)[:12]} ({how})")
         if outcome.superseded:
             print(f"superseded {', '.join(outcome.superseded)} (their fingerprint lists dropped)")
     else:
@@ -83,8 +90,14 @@ def register(subparsers: Any) -> None:
     r.add_argument(
         "--max-findings-bytes", metavar="SIZE", default="256MiB", help="refuse larger files"
     )
-    r.add_argument("--branch", help="branch the findings are of (default: git's current)")
-    r.add_argument("--commit", help="commit the findings are of (default: git's HEAD)")
+    r.add_argument(
+        "--base",
+        metavar="REF",
+        help="the base the findings are of: labels the baseline with REF and its commit "
+        "(default: the merge-base of HEAD and origin/HEAD, main or master)",
+    )
+    r.add_argument("--branch", help="label: branch the findings are of (default: from --base)")
+    r.add_argument("--commit", help="label: commit the findings are of (default: from --base)")
     add_author_option(r)
     add_now_option(r)
     r.set_defaults(handler=_cmd_record)

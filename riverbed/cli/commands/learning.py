@@ -19,6 +19,7 @@ from riverbed.memory.learning.model import (
     DEFAULT_TOLERANCE,
     Thresholds,
 )
+from riverbed.text import plural
 
 
 def add_threshold_options(p: Any) -> None:
@@ -94,9 +95,9 @@ def _cmd_insights(args: argparse.Namespace, context: Context) -> int:
     print(dead_text(dead, markdown=args.markdown))
     if written is not None:
         count = len(written["written"])
-        print(f"\nwrote {count} promotion candidate(s) to {context.index_path}", end="")
+        print(f"\nwrote {plural(count, 'promotion candidate')} to {context.index_path}", end="")
         print(
-            f"; superseded {len(written['superseded'])} grown one(s)"
+            f"; superseded {plural(len(written['superseded']), 'grown one')}"
             if written["superseded"]
             else ""
         )

@@ -207,7 +207,7 @@ def _find(index: Index, entry_id: str) -> Entry:
             found: Entry = entry
             return found
     raise EntryNotFoundError(
-        f"no entry with id {entry_id!r} in {len(index['entries'])} entries "
+        f"no entry with id {entry_id!r} in {plural(len(index['entries']), 'entry')} "
         "(list ids with `riverbed query --all`)"
     )
 

@@ -17,7 +17,7 @@ from riverbed.cli.output import (
 from riverbed.errors import UsageError
 from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
 from riverbed.index.model import FEEDBACK_TYPES, PHASES, SCOPES, SEVERITIES
-from riverbed.text import terminal
+from riverbed.text import plural, terminal
 
 if TYPE_CHECKING:
     from riverbed.memory.record_suppression import SuppressionSpec
@@ -141,7 +141,8 @@ def _match_report(
         )
     if not matched:
         context.warn(
-            f"it matches none of the {len(graded.findings)} findings in {args.findings}; "
+            f"it matches none of the findings in {args.findings} "
+            f"({plural(len(graded.findings), 'finding')}); "
             "check the fingerprint (`riverbed review` prints them) or the rule and globs"
         )
     return matches, notes
@@ -170,8 +171,9 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     checked = _current_matches(args, context, now) if args.findings else None
     if checked is not None and not checked[1] and not checked[2] and not args.allow_unmatched:
         raise UsageError(
-            f"the suppression matches none of the {len(checked[0].findings)} findings in "
-            f"{args.findings}, so it would hide nothing; nothing written: check the fingerprint "
+            f"the suppression matches none of the findings in {args.findings} "
+            f"({plural(len(checked[0].findings), 'finding')}), so it would hide nothing; "
+            "nothing written: check the fingerprint "
             "(`riverbed review` prints them) or the rule and globs, or pass --allow-unmatched "
             "to keep it for findings to come"
         )

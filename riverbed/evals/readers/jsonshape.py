@@ -6,6 +6,7 @@ from typing import Any
 
 from riverbed.evals.interface import finite_number
 from riverbed.jsoninput import Walker
+from riverbed.text import plural
 
 #: Eval results come only through `riverbed eval` (the action reads them with format auto).
 _HINT = "nothing was appended; fix the file or pass the right --format"
@@ -34,7 +35,7 @@ def scores_of(
         else:
             w.fail(f"{where}.{name}", f"expected a number, found {raw!r}")
     notes = (
-        [f"{len(skipped)} metric(s) with null value skipped: {', '.join(skipped)}"]
+        [f"{plural(len(skipped), 'metric')} with null value skipped: {', '.join(skipped)}"]
         if skipped
         else []
     )

@@ -18,6 +18,7 @@ from riverbed.evals.interface import (
     finite_number,
 )
 from riverbed.evals.readers.jsonshape import reader, scores_of
+from riverbed.text import plural
 
 FORMAT = "minimal"
 KEYS: Final = ("suite", "scores", "cases", "status", "commit", "branch", "timestamp", "description")
@@ -67,7 +68,7 @@ def parse(document: Any, source: str) -> EvalRun:
     passed = sum(1 for c in cases if c.passed)
     if cases and "pass_rate" not in scores:
         scores["pass_rate"] = passed / len(cases)
-        notes.append(f"pass_rate derived from {len(cases)} case(s)")
+        notes.append(f"pass_rate derived from {plural(len(cases), 'case')}")
     if not scores:
         raise w.error("$.scores", "no metric: give at least one score or some cases")
     status = data.get("status")

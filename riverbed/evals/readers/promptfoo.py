@@ -15,6 +15,7 @@ from riverbed.evals.interface import (
     finite_number,
 )
 from riverbed.evals.readers.jsonshape import reader
+from riverbed.text import plural
 
 FORMAT = "promptfoo"
 #: Metrics the reader derives itself; a named score with one of these names gets a prefix.
@@ -106,7 +107,7 @@ def _scores(
         scores[key] = _mean(values)
     if renamed:
         notes.append(
-            f"{len(renamed)} named score(s) renamed to avoid a clash: {', '.join(renamed)}"
+            f"{plural(len(renamed), 'named score')} renamed to avoid a clash: {', '.join(renamed)}"
         )
     return scores, notes
 

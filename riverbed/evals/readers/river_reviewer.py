@@ -6,6 +6,7 @@ from typing import Any
 
 from riverbed.evals.interface import RUN_STATUSES, Counts, EvalCase, EvalInput, EvalRun, Reader, cut
 from riverbed.evals.readers.jsonshape import reader, scores_of
+from riverbed.text import plural
 
 FORMAT = "river-reviewer"
 #: The suite name of an envelope, which names none (River Reviewer runs one unified suite).
@@ -46,7 +47,9 @@ def parse(document: Any, source: str) -> EvalRun:
     status = envelope.get("status")
     if status is None:
         status = "pass" if all(c.passed for c in cases) else "fail"
-        notes.append(f"no status in the envelope; derived {status!r} from {len(cases)} result(s)")
+        notes.append(
+            f"no status in the envelope; derived {status!r} from {plural(len(cases), 'result')}"
+        )
     elif status not in RUN_STATUSES:
         raise w.error("$.status", f"expected 'pass' or 'fail', found {status!r}")
     commit = w.string(envelope.get("commit"), "$.commit")

@@ -441,10 +441,10 @@ def test_argument_errors_are_one_riverbed_line(index_path: Path) -> None:
         assert "\n" not in text and "pydantic" not in text and "http" not in text, text
         assert "validation error" not in text
     assert texts == [
-        "status: unknown argument(s) 'bogus'; status takes no arguments",
+        "status: unknown argument 'bogus'; status takes no arguments",
         "query: limit must be a whole number, not 'x' (see the tool's input schema)",
         "query: limit must be at least 1, not 0 (see the tool's input schema)",
-        "query: unknown argument(s) 'colour'; query takes include_inactive, limit, phase, "
+        "query: unknown argument 'colour'; query takes include_inactive, limit, phase, "
         "tags, text, type",
         "deposit: type must be one of 'decision', 'pattern', 'wontfix', 'adr', 'review' or "
         "'promotion_candidate', not 'nope' (see the tool's input schema)",
