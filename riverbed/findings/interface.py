@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Protocol, TypeAlias
 
 from riverbed.errors import WarningSink
@@ -20,6 +21,14 @@ def severity_at_least(severity: str, floor: str) -> bool:
 def max_severity(*severities: str) -> str:
     """The highest of the given severities."""
     return max(severities, key=SEVERITY_RANK.__getitem__)
+
+
+#: The shared empty mapping of findings that carry no SARIF rule or tool metadata.
+NO_METADATA: Mapping[str, Any] = MappingProxyType({})
+
+
+def _no_metadata() -> Mapping[str, Any]:
+    return NO_METADATA
 
 
 @dataclass(frozen=True)
@@ -47,6 +56,15 @@ class Finding:
     tool_suppressions: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)
     #: The tool's version as its output states it (SARIF `semanticVersion`/`version`), if any.
     tool_version: str | None = field(default=None, compare=False)
+    #: The SARIF rule descriptor its rule resolved to (shared by the rule's findings), so a
+    #: SARIF output keeps the rule's descriptions, help and properties.
+    rule_descriptor: Mapping[str, Any] = field(
+        default_factory=_no_metadata, compare=False, repr=False
+    )
+    #: The SARIF tool driver's own metadata (informationUri, version, …), without its rules.
+    tool_metadata: Mapping[str, Any] = field(
+        default_factory=_no_metadata, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITY_RANK:

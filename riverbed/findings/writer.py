@@ -65,18 +65,68 @@ def _artifact(finding: Finding, file: str) -> dict[str, Any]:
     return _producer_artifact(finding) or {"uri": to_uri_reference(file)}
 
 
+def _region(finding: Finding) -> dict[str, Any]:
+    region: dict[str, Any] = {"startLine": finding.line}
+    if finding.end_line and finding.line and finding.end_line >= finding.line:
+        region["endLine"] = finding.end_line
+    region.update(_rdjson_columns(finding))
+    if finding.evidence:
+        region["snippet"] = {"text": finding.evidence[0]}
+    return region
+
+
+def _rdjson_columns(finding: Finding) -> dict[str, int]:
+    """startColumn/endColumn of an rdjson finding's range (1-based, as SARIF's)."""
+    if finding.source_format != "rdjson":
+        return {}
+    location = finding.original.get("location")
+    span = location.get("range") if isinstance(location, dict) else None
+    out: dict[str, int] = {}
+    for end, key in (("start", "startColumn"), ("end", "endColumn")):
+        point = span.get(end) if isinstance(span, dict) else None
+        column = point.get("column") if isinstance(point, dict) else None
+        if type(column) is int and column >= 1:
+            out[key] = column
+    return out
+
+
+def _producer_locations(finding: Finding) -> list[dict[str, Any]] | None:
+    """The SARIF input's own locations (regions with columns, snippets, logical locations),
+    the first one's artifact written as riverbed reads it; None when there are none."""
+    raw = finding.original.get("locations") if finding.source_format == "sarif" else None
+    if not isinstance(raw, list) or not raw or not isinstance(raw[0], dict):
+        return None
+    first = dict(raw[0])
+    physical = first.get("physicalLocation")
+    if finding.file and isinstance(physical, dict):
+        first["physicalLocation"] = {
+            **physical,
+            "artifactLocation": _artifact(finding, finding.file),
+        }
+    elif finding.file:
+        first["physicalLocation"] = {"artifactLocation": _artifact(finding, finding.file)}
+    return [first, *(loc for loc in raw[1:] if isinstance(loc, dict))]
+
+
 def _location(finding: Finding) -> list[dict[str, Any]]:
+    kept = _producer_locations(finding)
+    if kept is not None:
+        return kept
     if not finding.file:
         return []
     physical: dict[str, Any] = {"artifactLocation": _artifact(finding, finding.file)}
     if finding.line:
-        region: dict[str, Any] = {"startLine": finding.line}
-        if finding.end_line and finding.end_line >= finding.line:
-            region["endLine"] = finding.end_line
-        if finding.evidence:
-            region["snippet"] = {"text": finding.evidence[0]}
-        physical["region"] = region
+        physical["region"] = _region(finding)
     return [{"physicalLocation": physical}]
+
+
+def _message(finding: Finding) -> dict[str, Any]:
+    """The result's own message object (markdown, arguments kept), its text as riverbed read it."""
+    own = finding.original.get("message") if finding.source_format == "sarif" else None
+    text = finding.text or "(no message)"
+    if isinstance(own, dict):
+        return {**own, "text": own["text"] if isinstance(own.get("text"), str) else text}
+    return {"text": text}
 
 
 def _producer_suppression(suppression: Mapping[str, Any]) -> dict[str, Any]:
@@ -95,9 +145,17 @@ def _suppression(decision: SuppressionDecision) -> dict[str, Any]:
     return {
         "kind": "external",
         "status": "accepted",
-        "justification": decision.justification,
+        # What and who: the memory entry's reason, and its id to find it by (`riverbed show`).
+        "justification": f"{decision.justification} (riverbed memory {decision.suppression_id})",
         "properties": properties,
     }
+
+
+def _fingerprints(finding: Finding) -> dict[str, str]:
+    """The input's own partialFingerprints (code scanning tracks alerts by them) and ours."""
+    own = finding.original.get("partialFingerprints") if finding.source_format == "sarif" else None
+    kept = {k: v for k, v in own.items() if isinstance(v, str)} if isinstance(own, dict) else {}
+    return {**kept, FINGERPRINT_KEY: finding.fingerprint}
 
 
 def _result(
@@ -110,10 +168,13 @@ def _result(
         "ruleId": finding.rule_id or "unknown",
         "ruleIndex": rule_index,
         "level": _LEVELS[finding.severity],
-        "message": {"text": finding.text or "(no message)"},
+        "message": _message(finding),
         "locations": _location(finding),
-        "partialFingerprints": {FINGERPRINT_KEY: finding.fingerprint},
+        "partialFingerprints": _fingerprints(finding),
     }
+    own = finding.original.get("fingerprints") if finding.source_format == "sarif" else None
+    if isinstance(own, dict) and own:
+        result["fingerprints"] = own
     properties: dict[str, Any] = {"severity": finding.severity}
     if finding.phase:
         properties["phase"] = finding.phase
@@ -131,14 +192,28 @@ def _result(
         suppressions.append(_suppression(decision))
     if suppressions:
         result["suppressions"] = suppressions
+    related = finding.original.get("relatedLocations") if finding.source_format == "sarif" else None
+    if isinstance(related, list) and related:
+        result["relatedLocations"] = related
     return result
 
 
 def _rule(finding: Finding) -> dict[str, Any]:
-    rule: dict[str, Any] = {"id": finding.rule_id or "unknown"}
-    if finding.title:
+    """The input's rule descriptor (descriptions, help, helpUri, properties) under its id."""
+    rule: dict[str, Any] = {**finding.rule_descriptor, "id": finding.rule_id or "unknown"}
+    rule.pop("guid", None)  # a guid names the input's descriptor; ids are what this run uses
+    if "shortDescription" not in rule and finding.title:
         rule["shortDescription"] = {"text": finding.title}
     return rule
+
+
+def _driver(finding: Finding) -> dict[str, Any]:
+    """The input's driver metadata (informationUri, version, …) with the tool's name."""
+    driver: dict[str, Any] = {**finding.tool_metadata, "name": finding.tool}
+    if finding.tool_version and not ({"version", "semanticVersion"} & driver.keys()):
+        driver["version"] = finding.tool_version
+    driver["rules"] = []
+    return driver
 
 
 def to_sarif(
@@ -158,7 +233,7 @@ def to_sarif(
         run = runs.get(finding.tool)
         if run is None:
             run = {
-                "tool": {"driver": {"name": finding.tool, "rules": []}},
+                "tool": {"driver": _driver(finding)},
                 "columnKind": "utf16CodeUnits",
                 "results": [],
             }

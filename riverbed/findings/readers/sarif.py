@@ -205,6 +205,8 @@ def _result(w: Walker, run: Run, result: dict[str, Any], path: str, kind: str) -
         evidence=evidence,
         tool=run.tool,
         tool_version=run.tool_version,
+        rule_descriptor=rule,
+        tool_metadata=run.tool_metadata,
         source_format="sarif",
         original=result,
         extra={k: v for k, v in result.items() if k not in _MODEL_KEYS},

@@ -17,6 +17,14 @@ from riverbed.findings.uris import (
 from riverbed.index.paths import normalize_path
 from riverbed.jsoninput import Walker
 
+#: The toolComponent members (SARIF §3.19) a SARIF output carries over from the input's driver.
+DRIVER_KEYS = frozenset(
+    (
+        "name", "fullName", "version", "semanticVersion", "informationUri", "downloadUri",
+        "organization", "product", "productSuite", "shortDescription", "fullDescription",
+        "releaseDateUtc", "dottedQuadFileVersion", "language", "guid",
+    )
+)  # fmt: skip
 #: Nested uriBaseIds are rare; four levels is plenty.
 _BASE_DEPTH = 4
 
@@ -101,6 +109,12 @@ class Run:
                     break
         #: The driver's version as the log states it (`semanticVersion`, else `version`).
         self.tool_version = version
+        #: What a SARIF output keeps of the driver (§3.19): who it is, not its rules.
+        self.tool_metadata: dict[str, Any] = (
+            {k: v for k, v in raw_driver.items() if k in DRIVER_KEYS}
+            if isinstance(raw_driver, dict)
+            else {}
+        )
         self.extensions = tuple(
             Component.read(walker, raw, f"{path}.tool.extensions[{n}]")
             for n, raw in enumerate(
