@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "riverbed.cli.commands.agents",
     "riverbed.cli.commands.demo",
     "riverbed.cli.commands.learning",
+    "riverbed.cli.commands.imports",
 )
 
 
@@ -95,7 +96,11 @@ WRITING_VERBS = frozenset(
     {"add", "supersede", "archive", "suppress", "revoke", "promote", "decline", "policy", "rekey"}
 )
 #: Verbs whose sub-verb writes: `eval persist`, `baseline record`.
-WRITING_SUBVERBS = {"eval": ("eval_verb", "persist"), "baseline": ("baseline_verb", "record")}
+WRITING_SUBVERBS = {
+    "eval": ("eval_verb", "persist"),
+    "baseline": ("baseline_verb", "record"),
+    "import": ("import_source", "code-scanning"),
+}
 
 
 def _locate(args: argparse.Namespace) -> Any:

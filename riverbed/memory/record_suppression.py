@@ -6,7 +6,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -234,6 +234,25 @@ def _load(path: PathLike) -> Index:
     return read_index(Path(path))
 
 
+def planned_suppression(
+    by_id: Mapping[str, Entry], revoked: set[str], spec: SuppressionSpec, now: datetime
+) -> WriteOutcome:
+    """What writing `spec` would do (pure): the entry to append (`written`), or the identical
+    suppression already in effect (not `written`). A revoked or expired copy makes way for
+    the next generation of the id."""
+    for generation in range(1, _MAX_GENERATIONS + 1):
+        entry = build_suppression_entry(spec, now=now, generation=generation)
+        existing = by_id.get(entry["id"])
+        if existing is None:
+            return WriteOutcome(entry, True)
+        if existing.get("type") == "suppression" and in_effect(existing, revoked, now):
+            return WriteOutcome(existing, False)
+    raise InvalidTransitionError(
+        f"{_MAX_GENERATIONS} revoked or expired copies of this suppression exist; "
+        "change the reason or scope to create a new one"
+    )
+
+
 def write_suppression(
     path: PathLike, spec: SuppressionSpec, *, now: datetime | None = None
 ) -> WriteOutcome:
@@ -244,25 +263,16 @@ def write_suppression(
     for attempt in range(2):  # a second pass only after losing a race to an identical writer
         index = _load(path)
         by_id = {e["id"]: e for e in index["entries"]}
-        revoked = revoked_ids(index)
-        for generation in range(1, _MAX_GENERATIONS + 1):
-            entry = build_suppression_entry(spec, now=moment, generation=generation)
-            existing = by_id.get(entry["id"])
-            if existing is None:
-                try:
-                    append_entries(path, [entry], now=moment)
-                except DuplicateEntryError:
-                    if attempt:
-                        raise
-                    break
-                return WriteOutcome(entry, True)
-            if existing.get("type") == "suppression" and in_effect(existing, revoked, moment):
-                return WriteOutcome(existing, False)
-        else:
-            raise InvalidTransitionError(
-                f"{_MAX_GENERATIONS} revoked or expired copies of this suppression exist; "
-                "change the reason or scope to create a new one"
-            )
+        planned = planned_suppression(by_id, revoked_ids(index), spec, moment)
+        if not planned.written:
+            return planned
+        try:
+            append_entries(path, [planned.entry], now=moment)
+        except DuplicateEntryError:
+            if attempt:
+                raise
+            continue
+        return planned
     raise AssertionError("unreachable")  # pragma: no cover
 
 

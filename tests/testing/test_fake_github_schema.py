@@ -39,6 +39,19 @@ def seed(gh: FakeGitHub) -> tuple[int, int, int]:
     return run, fresh, old
 
 
+def seed_alerts(gh: FakeGitHub) -> None:
+    """Four code scanning alerts: dismissed (two reasons), fixed, open."""
+    alerts = gh.code_scanning
+    first = alerts.add_alert(rule_id="py/sql-injection", path="src/app.py", severity="error")
+    alerts.dismiss(first, "false positive", "escaped by the ORM", "alice")
+    alerts.fix(alerts.add_alert(rule_id="py/unused-import", path="src/util.py"))
+    third = alerts.add_alert(
+        rule_id="py/weak-hash", path="src/auth.py", security_severity_level="high"
+    )
+    alerts.dismiss(third, "won't fix", None, "carol")
+    alerts.add_alert(rule_id=None, path="src/x.py", severity="note")
+
+
 def covered(gh: FakeGitHub, openapi: OpenAPISubset) -> set[str]:
     """Operation ids the recorded API requests reached."""
     ids = {openapi.operation_id(r.method, r.path) for r in gh.requests if r.server == "api"}
@@ -66,6 +79,15 @@ def test_every_endpoint_over_plain_http_validates(
     content = http.get(f"{repo_url}/contents/.river/memory/index.json", params={"ref": "main"})
     assert base64.b64decode(content.json()["content"]).startswith(b'{"version"')
     assert http.get(f"{repo_url}/contents/.river/nothing.json").status_code == 404
+    seed_alerts(gh)
+    alerts = http.get(f"{repo_url}/code-scanning/alerts", params={"state": "dismissed"}).json()
+    assert [a["dismissed_reason"] for a in alerts] == ["won't fix", "false positive"]
+    assert len(http.get(f"{repo_url}/code-scanning/alerts", params={"per_page": 1}).json()) == 1
+    gh.code_scanning.enabled = False
+    assert http.get(f"{repo_url}/code-scanning/alerts").status_code == 404
+    gh.code_scanning.enabled, gh.code_scanning.token_may_read = True, False
+    assert http.get(f"{repo_url}/code-scanning/alerts").status_code == 403
+    gh.code_scanning.token_may_read = True
 
     assert "pull_request" in http.get(f"{repo_url}/issues/{pull}").json()
     posted = http.post(f"{repo_url}/issues/{pull}/comments", json={"body": "hello"})
@@ -142,6 +164,16 @@ def test_every_endpoint_through_pygithub_validates(
     assert repo.get_collaborator_permission("alice") == "write"
     gh.contents.add_file("policy/index.json", b"[]\n", ref="main")
     assert repo.get_contents("policy/index.json", ref="main").decoded_content == b"[]\n"
+    seed_alerts(gh)
+    dismissed = list(repo.get_codescan_alerts(state="dismissed"))
+    assert [(a.number, a.dismissed_by.login) for a in dismissed] == [(3, "carol"), (1, "alice")]
+    assert dismissed[1].most_recent_instance.location.path == "src/app.py"
+    assert [a.state for a in repo.get_codescan_alerts()] == [
+        "open",
+        "dismissed",
+        "fixed",
+        "dismissed",
+    ]
 
     issue = repo.get_issue(pull)
     assert issue.pull_request is not None

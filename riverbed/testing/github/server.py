@@ -3,7 +3,8 @@
 `FakeGitHub` serves, on two loopback ports, the slice of the REST API riverbed's action
 uses (repository, artifacts with a 302 download to a separate "storage" host, workflow
 runs, pull requests and their files, reviews, review and issue comments, reactions,
-collaborator permissions, issues opened/updated/listed by the token's identity) from
+collaborator permissions, issues opened/updated/listed by the token's identity, code
+scanning alerts) from
 in-memory state that tests set up and inspect. Responses
 follow GitHub's documented schemas; validation, pagination and errors imitate GitHub's
 documented behaviour, but anything not listed in docs/TESTING.md is not imitated.
@@ -24,6 +25,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
+from riverbed.testing.github.code_scanning_routes import CodeScanningRoutes
 from riverbed.testing.github.content_routes import ContentRoutes
 from riverbed.testing.github.http_server import (
     App,
@@ -102,6 +104,8 @@ class FakeGitHub(PullState):
         self._writes = WriteRoutes(self)
         self._issues = IssueRoutes(self, self.token)
         self.contents = ContentRoutes(site)
+        #: Code scanning alerts (`add_alert`, `dismiss`, `reopen`, `fix`).
+        self.code_scanning = CodeScanningRoutes(site, self.user, clock)
         #: Other repositories served on this host (`add_sibling`), by their `/repos/o/r`.
         self._siblings: dict[str, FakeGitHub] = {}
         self._routes = compile_routes(self._route_table())
@@ -300,6 +304,7 @@ class FakeGitHub(PullState):
             ("GET", "", r.repository),
             ("GET", "/actions/artifacts", r.list_artifacts),
             ("GET", "/contents/{+path}", self.contents.get),
+            ("GET", "/code-scanning/alerts", self.code_scanning.list_alerts),
             ("GET", "/actions/artifacts/{id}", r.artifact),
             ("GET", "/actions/artifacts/{id}/{archive_format}", r.download),
             ("GET", "/actions/runs/{id}", r.run),

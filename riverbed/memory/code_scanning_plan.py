@@ -1,0 +1,103 @@
+"""Which code scanning dismissals to add and which imported suppressions to revoke (pure)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from riverbed.errors import RiverbedError
+from riverbed.index.model import Index
+from riverbed.index.secrets import secret_kind
+from riverbed.memory.code_scanning import (
+    Alert,
+    ImportPlan,
+    Planned,
+    Revocation,
+    Skipped,
+    alert_spec,
+    guard_problem,
+    linked_suppressions,
+    parse_alert,
+)
+from riverbed.memory.record_suppression import planned_suppression
+from riverbed.memory.select import revoked_ids
+
+
+def _parse_all(
+    by_state: Mapping[str, Sequence[Any]], repository: str
+) -> tuple[list[Alert], list[Skipped]]:
+    """Every listed alert checked; an alert listed in two states (it changed while riverbed
+    read the pages) is skipped: this import cannot tell which state is current."""
+    alerts: list[Alert] = []
+    skipped: list[Skipped] = []
+    for state, raws in by_state.items():
+        for raw in raws:
+            parsed = parse_alert(raw, repository, state)
+            (skipped if isinstance(parsed, Skipped) else alerts).append(parsed)  # type: ignore[arg-type]
+    states: dict[int, set[str]] = {}
+    for alert in alerts:
+        states.setdefault(alert.number, set()).add(alert.state)
+    moving = {number for number, seen in states.items() if len(seen) > 1}
+    for number in sorted(moving):
+        skipped.append(
+            Skipped(
+                number,
+                f"it changed state while riverbed read it "
+                f"({', '.join(sorted(states[number]))}); run the import again",
+            )
+        )
+    return [a for a in alerts if a.number not in moving], skipped
+
+
+def plan_import(
+    index: Index,
+    by_state: Mapping[str, Sequence[Any]],
+    *,
+    repository: str,
+    author: str,
+    now: datetime,
+) -> ImportPlan:
+    """What importing these alerts does to `index`: adds, ones already present, revocations."""
+    alerts, skipped = _parse_all(by_state, repository)
+    by_id = {e["id"]: e for e in index["entries"]}
+    revoked = revoked_ids(index)
+    linked = linked_suppressions(index, now)
+    add: list[Planned] = []
+    present: list[Planned] = []
+    revoke: list[Revocation] = []
+    for alert in sorted(alerts, key=lambda a: a.number):
+        mine = linked.get(alert.link.lower(), [])
+        if alert.state != "dismissed":
+            why = (
+                f"code scanning alert {alert.number} is {alert.state} again: its dismissal was "
+                f"withdrawn ({alert.link})"
+            )
+            revoke += [Revocation(str(e["id"]), alert.number, why) for e in mine]
+            continue
+        problem = guard_problem(alert)
+        spec = dataclasses.replace(alert_spec(alert), author=author)
+        if problem is None and (kind := secret_kind(spec.reason)) is not None:
+            problem = f"its dismissal comment holds what looks like a credential ({kind})"
+        if problem is None:
+            try:
+                outcome = planned_suppression(by_id, revoked, spec, now)
+            except RiverbedError as exc:
+                problem = str(exc)
+        if problem is not None:
+            skipped.append(Skipped(alert.number, problem))
+            continue
+        (add if outcome.written else present).append(Planned(alert, spec, outcome.entry))
+        why = (
+            f"code scanning alert {alert.number}'s dismissal changed; superseded by "
+            f"{outcome.entry['id']}"
+        )
+        revoke += [
+            Revocation(str(e["id"]), alert.number, why)
+            for e in mine
+            if e["id"] != outcome.entry["id"]
+        ]
+    counts = {state: len(raws) for state, raws in by_state.items()}
+    skipped.sort(key=lambda s: (s.number is None, s.number or 0))
+    return ImportPlan(tuple(add), tuple(present), tuple(revoke), tuple(skipped), counts)
