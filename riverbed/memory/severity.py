@@ -52,6 +52,11 @@ class SeverityOverride:
         return f"{self.pattern}={self.severity}"
 
 
+def rule_matches(override: SeverityOverride, rule: str) -> bool:
+    """True when the override's rule glob matches `rule` (for any tool)."""
+    return _glob(override.rule, rule)
+
+
 def _glob(pattern: str, value: str) -> bool:
     # fnmatchcase on folded text: `[` is literal here (rule ids such as `js/[x]` are rare,
     # but a character class would surprise more than it helps).

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.model import empty_index
 from riverbed.testing.cli_run import run_riverbed
 
 FINDINGS = {"issues": [{"ruleId": "R1", "file": "a.py", "line": 1, "message": "m",
@@ -45,3 +47,22 @@ def test_a_suppression_matching_none_of_the_findings_is_refused_unless_allowed(
     matched = run_riverbed("suppress", "--rule", "R1", "--reason", "n", "--findings", "f.json",
                            cwd=tmp_path)  # fmt: skip
     assert matched.returncode == 0 and "it matches 1 of the 1 current findings" in matched.stdout
+
+
+def test_a_severity_override_makes_the_rule_severity_known(tmp_path: Path) -> None:
+    """Without --findings, the overrides (flag or .river/config.toml) say what a rule weighs."""
+    index = tmp_path / "index.json"
+    index.write_bytes(dumps_js(empty_index()))
+    base = ("suppress", "--rule", "S101", "--reason", "asserts in tests", "--index", str(index))
+    refused = run_riverbed(*base, "--severity-override", "ruff:S101=major")
+    assert refused.returncode == 2 and "--type accepted_risk" in refused.stderr
+    assert json.loads(index.read_text(encoding="utf-8"))["entries"] == []
+    minor = run_riverbed(*base, "--severity-override", "ruff:S*=minor", "--json")
+    assert minor.returncode == 0 and "warning" not in minor.stderr
+    assert json.loads(minor.stdout)["entry"]["context"]["severity"] == "minor"
+    # Two tools grade the rule differently: its severity is not known, so it warns.
+    split = run_riverbed(
+        "suppress", "--rule", "E1", "--reason", "r", "--index", str(index),
+        "--severity-override", "ruff:E1=minor", "--severity-override", "bandit:E1=major",
+    )  # fmt: skip
+    assert split.returncode == 0 and "hides only info and minor findings" in split.stderr

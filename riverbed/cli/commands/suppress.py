@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,14 @@ def severity_overrides(args: argparse.Namespace, root: str) -> tuple[Any, ...]:
 
     flags = parse_overrides(getattr(args, "severity_override", None) or ())
     return (*flags, *read_project_config(root).severity_overrides)
+
+
+def _override_severity(rule: str, overrides: tuple[Any, ...]) -> str | None:
+    """The severity every override naming `rule` gives it (whatever the tool), else None."""
+    from riverbed.memory.severity import rule_matches
+
+    found = {o.severity for o in overrides if rule_matches(o, rule)}
+    return found.pop() if len(found) == 1 else None
 
 
 def _suppress_spec(args: argparse.Namespace) -> SuppressionSpec:
@@ -178,6 +187,11 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
             "to keep it for findings to come"
         )
     spec = _suppress_spec(args)
+    if checked is None and spec.rule_id is not None and spec.severity is None:
+        known = _override_severity(spec.rule_id, severity_overrides(args, context.checkout(None)))
+        if known is not None:
+            # The severity overrides say what this rule's findings weigh: the guard judges it.
+            spec = dataclasses.replace(spec, severity=known)
     if checked is not None and spec.fingerprint is not None:
         spec = _with_tool(spec, [checked[0].findings[i] for i in checked[1]])
     try:
@@ -192,7 +206,7 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     matches: dict[str, Any] | None = None
     if checked is not None:
         matches, notes = _match_report(checked, args, context)
-    elif outcome.written:
+    elif outcome.written and spec.fingerprint is not None:
         notes.append(
             "fingerprints ignore line numbers: this hides every finding of the same rule, file "
             "and message; give --findings FILE to see how many current findings it matches"
@@ -206,7 +220,8 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
         print(f"{entry['id']} is already in effect in {context.index_path}; nothing written")
     for note in notes:
         print(f"  {terminal(note)}")
-    if outcome.written and feedback != "accepted_risk" and checked is None:
+    graded = "severity" in entry["context"]  # known (--severity or an override): judged
+    if outcome.written and feedback != "accepted_risk" and checked is None and not graded:
         context.warn(
             f"a {feedback} suppression hides only info and minor findings; the severity guard "
             "keeps major and critical ones. Linters such as ruff report every rule as error "
