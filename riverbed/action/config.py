@@ -50,6 +50,7 @@ INPUT_DEFAULTS: Mapping[str, str] = types.MappingProxyType(
         "phase": "",
         "findings": "",
         "archive-after-days": "180",
+        "import-code-scanning": "false",
     }
 )
 MAX_RETENTION_DAYS = 400

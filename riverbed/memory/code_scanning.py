@@ -17,7 +17,7 @@ from riverbed.index.model import Entry, Index, metadata
 from riverbed.memory.record_suppression import SuppressionSpec, in_effect
 from riverbed.memory.select import revoked_ids
 from riverbed.memory.suppress import GUARDED_SEVERITIES
-from riverbed.text import clean, one_line
+from riverbed.text import one_line, terminal
 
 #: GitHub's `dismissed_reason` → riverbed's feedbackType.
 FEEDBACK: Final = {
@@ -95,14 +95,15 @@ class ImportPlan:
 
 
 def _text_ok(value: object, limit: int) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= limit and clean(value) == value
+    # Neither control characters (line breaks included) nor bidi/invisible ones.
+    return isinstance(value, str) and 0 < len(value) <= limit and terminal(value) == value
 
 
 def path_problem(path: object) -> str | None:
     """Why `path` cannot scope a suppression to exactly one repository file (None: it can)."""
     if not isinstance(path, str) or not path:
         return "it has no file location (a rule-wide suppression would hide every file)"
-    if not _text_ok(path, MAX_PATH_CHARS) or "\t" in path or "\n" in path:
+    if not _text_ok(path, MAX_PATH_CHARS):
         return f"its path has control characters or more than {MAX_PATH_CHARS} characters"
     if "\\" in path or path.startswith("/") or re.match(r"[A-Za-z]:", path):
         return "its path is not a repository-relative path with / separators"
@@ -133,7 +134,7 @@ def _identity(raw: Any, repository: str, state: str) -> Alert | Skipped:
     link = raw.get("html_url")
     tail = f"/{re.escape(repository)}/security/code-scanning/{number}"
     if not isinstance(link, str) or not re.fullmatch(
-        rf"https?://[^/\s?#]+(?:/[^\s?#]*)?{tail}", link, re.IGNORECASE
+        rf"https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~-]+)*{tail}", link, re.IGNORECASE
     ):
         return Skipped(number, f"its html_url is not this repository's link to alert {number}")
     if raw.get("state") != state:

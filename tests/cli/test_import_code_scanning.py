@@ -197,3 +197,35 @@ def test_no_alerts_says_so(gh: FakeGitHub, index: Path) -> None:
     result = run_import(gh, index)
     assert "added 0, already present 0, revoked 0, skipped 0" in result.stdout
     assert "alerts read: 0 dismissed, 0 open, 0 fixed" in result.stdout
+
+
+def test_outsider_text_stays_data_and_never_widens_scope(index: Path) -> None:
+    # No OpenAPI check here: GitHub caps comments at 280 characters, this stand-in does not.
+    with FakeGitHub(owner="octo", repo="demo") as gh:
+        cs = gh.code_scanning
+        loud = cs.add_alert(rule_id="py/x", path="src/ok.py")
+        cs.dismiss(loud, "won't fix", "\x1b[2J\x1b]0;pwn\x07::error::x\n" + "z" * 100_000, "eve")
+        literal = cs.add_alert(rule_id="js/xss", path="app/[id]/page.tsx")
+        cs.dismiss(literal, "false positive", "escaped", "eve")
+        for rule, path in [
+            ("py/x", "../../etc/passwd"),
+            ("py/x", "src/**"),
+            ("py/x", "src/a?.py"),
+            ("py/x\r\n::error::rule", "src/ok.py"),
+            ("\x1b[31mpy/x", "src/ok.py"),
+        ]:
+            cs.dismiss(cs.add_alert(rule_id=rule, path=path), "won't fix", "x", "eve")
+        result = run_import(gh, index, "--json")
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout + result.stderr and "\x07" not in result.stderr
+    report = json.loads(result.stdout)
+    assert (report["added"], report["skipped"]) == (2, 5)
+    assert len(report["warnings"]) == 5
+    scopes = sorted(
+        (context(e)["match"]["ruleId"], tuple(context(e)["match"]["paths"]))
+        for e in entries(index, "suppression")
+    )
+    assert scopes == [("js/xss", ("app/[id]/page.tsx",)), ("py/x", ("src/ok.py",))]
+    loud_entry = next(e for e in entries(index, "suppression") if "ok.py" in e["title"])
+    assert "\x1b" not in loud_entry["content"] and len(loud_entry["content"]) < 1500
+    assert "characters cut" in loud_entry["content"]

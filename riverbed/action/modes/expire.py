@@ -1,12 +1,15 @@
-"""Mode `expire` (schedule): restore → expire → compact → learn → stage; then (opt-in) issues."""
+"""Mode `expire` (schedule): restore → expire → compact → (opt-in) import code scanning
+dismissals → learn → stage; then (opt-in) issues."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+from riverbed.action.code_scanning_job import import_step, import_wanted
 from riverbed.action.context import ActionContext
 from riverbed.action.learning_job import issues_summary, learn
-from riverbed.action.memory_job import run_memory_job, write_outputs
+from riverbed.action.memory_job import AppendOutcome, run_memory_job, write_outputs
 from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.summary import render_summary
 from riverbed.errors import ActionConfigError
@@ -24,10 +27,26 @@ def archive_after_days(context: ActionContext) -> int:
     return int(text)
 
 
+def import_then_learn(context: ActionContext, work: Path) -> AppendOutcome:
+    """Import code scanning dismissals (when asked), then learn from the memory that results."""
+    imported = import_step(context, work)
+    learned = learn(context, work)
+    return AppendOutcome(
+        appended=learned.appended,
+        unchanged=learned.unchanged,
+        markdown=imported.markdown + "\n" + learned.markdown,
+        outputs=learned.outputs,
+        regressions=learned.regressions,
+    )
+
+
 def run(context: ActionContext) -> int:
     """Run expire mode; returns the exit code."""
     days = archive_after_days(context)
-    report = run_memory_job(context, mode="expire", append=learn, compact_after_days=days)
+    import_wanted(context.config)  # a bad value fails before anything is restored or written
+    report = run_memory_job(
+        context, mode="expire", append=import_then_learn, compact_after_days=days
+    )
     write_outputs(context, report)
     summary = render_summary(report)
     summary += "\n" + issues_summary(context, report.staged_path)
