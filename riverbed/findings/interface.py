@@ -10,6 +10,7 @@ from typing import Any, Protocol, TypeAlias
 
 from riverbed.errors import WarningSink
 from riverbed.findings.fingerprint import compute_fingerprint
+from riverbed.findings.fixes import Fix
 from riverbed.index.model import SEVERITIES, SEVERITY_RANK
 
 
@@ -65,6 +66,9 @@ class Finding:
     tool_metadata: Mapping[str, Any] = field(
         default_factory=_no_metadata, compare=False, repr=False
     )
+    #: The fixes the tool proposes (SARIF `fixes`, rdjson `suggestions`), read and checked;
+    #: a review shows the first as a suggested change or a diff.
+    fixes: tuple[Fix, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITY_RANK:

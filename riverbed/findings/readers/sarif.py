@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from riverbed.errors import WarningSink
+from riverbed.findings.fixes import FixTally
 from riverbed.findings.interface import Finding, LinesReader, Reader, ReadOptions, max_severity
+from riverbed.findings.readers.sarif_fixes import result_fixes
 from riverbed.findings.readers.sarif_run import Component, Run
 from riverbed.findings.uris import is_absolute, local_root
 from riverbed.index.model import PHASES
@@ -162,7 +164,9 @@ class _Tally:
         )
 
 
-def _result(w: Walker, run: Run, result: dict[str, Any], path: str, kind: str) -> Finding:
+def _result(
+    w: Walker, run: Run, result: dict[str, Any], path: str, kind: str, *, fixes: FixTally
+) -> Finding:
     rule_id, rule, component = run.rule_for(result, path)
     file = line = end_line = None
     evidence: tuple[str, ...] = ()
@@ -172,17 +176,8 @@ def _result(w: Walker, run: Run, result: dict[str, Any], path: str, kind: str) -
         physical = w.opt_obj(w.obj(locations[0], loc_path), "physicalLocation", loc_path)
         phys_path = f"{loc_path}.physicalLocation"
         artifact = w.opt_obj(physical, "artifactLocation", phys_path)
-        uri = w.opt_str(artifact, "uri", f"{phys_path}.artifactLocation")
-        index = artifact.get("index")
-        if uri is None and isinstance(index, int) and 0 <= index < len(run.artifacts):
-            entry = run.artifacts[index]
-            location = entry.get("location") if isinstance(entry, dict) else None
-            if isinstance(location, dict) and isinstance(location.get("uri"), str):
-                uri = location["uri"]
-                artifact = location
-        if uri is not None:
-            base_id = artifact.get("uriBaseId")
-            file = run.relative(uri, base_id if isinstance(base_id, str) else None)
+        w.opt_str(artifact, "uri", f"{phys_path}.artifactLocation")
+        file = run.artifact_file(artifact)
         region = w.opt_obj(physical, "region", phys_path)
         line = w.opt_line(region, "startLine", f"{phys_path}.region")
         end_line = w.opt_line(region, "endLine", f"{phys_path}.region")
@@ -211,6 +206,7 @@ def _result(w: Walker, run: Run, result: dict[str, Any], path: str, kind: str) -
         original=result,
         extra={k: v for k, v in result.items() if k not in _MODEL_KEYS},
         tool_suppressions=_tool_suppressions(w, result, path),
+        fixes=result_fixes(w, run, result, path, column_kind=run.column_kind, tally=fixes),
     )
 
 
@@ -275,6 +271,7 @@ def parse_sarif(
         w.fail("$.version", f"SARIF version {version!r} is not supported (only 2.1.0)")
     findings: list[Finding] = []
     tally = _Tally()
+    fixes = FixTally()
     for run_no, raw_run in enumerate(w.array(log.get("runs"), "$.runs")):
         run_path = f"$.runs[{run_no}]"
         run = Run(w, w.obj(raw_run, run_path), run_path, root)
@@ -294,13 +291,14 @@ def parse_sarif(
             elif result.get("baselineState") == "absent":
                 tally.absent += 1  # §3.27.24: detected in the baseline run, not in this one
             else:
-                finding = _result(w, run, result, path, kind)
+                finding = _result(w, run, result, path, kind, fixes=fixes)
                 tally.count(finding, result)
                 findings.append(finding)
     if warn:
         hint = root_hint if root_hint is not None else ("" if root else "pass --workspace")
         for note in _notes(source, findings, tally, root=root, hint=hint):
             warn(note)
+        fixes.warn(source, warn)
     return findings
 
 

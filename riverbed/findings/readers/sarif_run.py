@@ -126,6 +126,8 @@ class Run:
         if root:
             self.prefixes.append(local_root(root))
         self.artifacts = walker.array(run.get("artifacts"), f"{path}.artifacts", optional=True)
+        #: `columnKind` as written (checked where a fix needs it, so bad values cost only fixes).
+        self.column_kind: Any = run.get("columnKind")
 
     @staticmethod
     def _bases(raw: dict[str, Any]) -> dict[str, str]:
@@ -167,6 +169,21 @@ class Run:
             if inside is not None:
                 return inside
         return local
+
+    def artifact_file(self, artifact: dict[str, Any]) -> str | None:
+        """The workspace-relative file an artifactLocation names (`uri`, else `index`)."""
+        uri = artifact.get("uri")
+        index = artifact.get("index")
+        if not isinstance(uri, str) and isinstance(index, int) and 0 <= index < len(self.artifacts):
+            entry = self.artifacts[index]
+            location = entry.get("location") if isinstance(entry, dict) else None
+            if isinstance(location, dict) and isinstance(location.get("uri"), str):
+                uri = location["uri"]
+                artifact = location
+        if not isinstance(uri, str):
+            return None
+        base_id = artifact.get("uriBaseId")
+        return self.relative(uri, base_id if isinstance(base_id, str) else None)
 
     def component(self, reference: Any, path: str) -> Component:
         """The tool component a toolComponentReference names (§3.54.2); the driver by default."""
