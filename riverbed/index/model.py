@@ -120,6 +120,7 @@ class Context(TypedDict, total=False):
     findings: int
     matchKeyAlgo: str
     matchKeys: dict[str, int]
+    matchKeyWhere: dict[str, list[str]]
     tools: dict[str, dict[str, Any]]
     branch: str
     commit: str

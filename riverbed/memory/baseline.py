@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from riverbed.findings.interface import Finding
-from riverbed.findings.match_key import MATCH_KEY_ALGO, key_counts
+from riverbed.findings.match_key import MATCH_KEY_ALGO, key_counts, match_key
 from riverbed.index.dates import expiry_status, format_timestamp
 from riverbed.index.model import Context, Entry, Index, context, is_active, metadata
+from riverbed.memory.globs import normalize_path
 
 #: The tag and `context.kind` that mark a baseline entry (an ordinary `review` entry in v1).
 BASELINE_TAG = "riverbed-baseline"
@@ -31,6 +32,8 @@ class Baseline:
     keys: Mapping[str, int] = field(default_factory=dict)
     #: Tool name → (its version when the base was read, how many findings it reported).
     tools: Mapping[str, tuple[str | None, int]] = field(default_factory=dict)
+    #: Match key → (rule, path) of the base's findings: what a change that removes them fixed.
+    where: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def tool_versions(findings: Sequence[Finding]) -> dict[str, tuple[str | None, int]]:
@@ -46,7 +49,17 @@ def baseline_from_findings(findings: Sequence[Finding], source: str) -> Baseline
     """The baseline of a findings file (SARIF, River or rdjson, read as --findings)."""
     prints = frozenset(f.fingerprint for f in findings)
     keys = dict(key_counts(findings))
-    return Baseline(prints, source, len(findings), keys, tool_versions(findings))
+    return Baseline(
+        prints, source, len(findings), keys, tool_versions(findings), key_where(findings)
+    )
+
+
+def key_where(findings: Sequence[Finding]) -> dict[str, tuple[str, str]]:
+    """Match key → the rule and file of the findings that have it."""
+    return {
+        match_key(f): (f.rule_id or "unknown", normalize_path(f.file) if f.file else "")
+        for f in findings
+    }
 
 
 def is_baseline_entry(entry: Entry) -> bool:
@@ -77,6 +90,7 @@ def baseline_entry(
         "findings": len(findings),
         "matchKeyAlgo": MATCH_KEY_ALGO,
         "matchKeys": keys,
+        "matchKeyWhere": {k: list(v) for k, v in sorted(key_where(findings).items())},
         "tools": {
             name: {"findings": n, **({"version": v} if v else {})}
             for name, (v, n) in sorted(tool_versions(findings).items())
@@ -148,7 +162,19 @@ def baseline_from_memory(index: Index, now: datetime) -> Baseline | None:
         count if isinstance(count, int) else 0,
         keys,
         _stored_tools(context(entry).get("tools")),
+        _stored_where(context(entry).get("matchKeyWhere"), keys),
     )
+
+
+def _stored_where(value: object, keys: Mapping[str, int]) -> dict[str, tuple[str, str]]:
+    """The `matchKeyWhere` a baseline entry recorded, for its keys (malformed pairs left out)."""
+    if not isinstance(value, dict):
+        return {}
+    return {
+        k: (v[0], v[1])
+        for k, v in value.items()
+        if k in keys and isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
+    }
 
 
 def _stored_tools(value: object) -> dict[str, tuple[str | None, int]]:

@@ -15,6 +15,7 @@ from riverbed.memory.baseline_match import baseline_states, tool_change_problem
 from riverbed.memory.change import FILTER_MODES, Change, FilterMode, finding_scope
 from riverbed.memory.decision import Decision, Outcome
 from riverbed.memory.evidence import EvidenceCheck, check_all, evidence_counts
+from riverbed.memory.fixed import FixedReport, fixed_findings
 from riverbed.memory.globs import normalize_path
 from riverbed.memory.history import history_counts, history_labels
 from riverbed.memory.layers import (
@@ -55,6 +56,8 @@ class ReviewResult:
     tool_change: str | None = None
     #: The id of the finding-history entry the labels came from (None: no history in memory).
     history: str | None = None
+    #: The base's findings the change removed in its files (None: no baseline to tell).
+    fixed: FixedReport | None = None
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -157,6 +160,8 @@ class ReviewResult:
             out["evidence"] = evidence_counts(checks)
         if self.overrides:
             out["severityOverrides"] = [use.to_dict() for use in self.overrides]
+        if self.fixed is not None:
+            out["fixed"] = self.fixed.to_dict()
         if self.history is not None:
             labels = [d.history for d in self.kept if d.history is not None]
             out["history"] = {"entry": self.history} | history_counts(labels)
@@ -317,8 +322,8 @@ def review_findings(
     memory, in_effect, result, layers = _suppress(
         findings, index, shared, phase=phase, change=change, now=now
     )
-    changed_set = ChangedFiles(change.paths if change is not None else ())
-    resurfaced = tuple(e for e in in_effect if should_resurface(e, changed_set, now=now))
+    changed = ChangedFiles(change.paths if change is not None else ())
+    resurfaced = tuple(e for e in in_effect if should_resurface(e, changed, now=now))
     checks = check_all(findings, workspace) if workspace is not None else None
     decisions = _decisions(
         findings, result, change=change, mode=mode, baseline=baseline, checks=checks, layers=layers
@@ -330,9 +335,7 @@ def review_findings(
     ]
     decisions, history = _labelled(decisions, index, findings)
     upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])
-    warnings = (
-        tuple(dict.fromkeys(memory.warnings)) + result.ignored + ((upgrade,) if upgrade else ())
-    )
+    warnings = (*dict.fromkeys(memory.warnings), *result.ignored, *((upgrade,) if upgrade else ()))
     return ReviewResult(
         phase=phase,
         filter_mode=requested,
@@ -349,6 +352,7 @@ def review_findings(
         overrides=graded.used,
         tool_change=upgrade,
         history=history,
+        fixed=fixed_findings(findings, baseline, change),
     )
 
 

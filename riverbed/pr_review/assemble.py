@@ -129,8 +129,13 @@ def review_view(
         guard_skips=guard,
         suppressions=tuple(suppression_in_effect(e) for e in result.suppressions),
         resurfaced=tuple(resurface_note(e, changed) for e in result.resurfaced),
-        notes=(*notes, *result.notes),
+        notes=(*notes, *result.notes, *_credit(result)),
         tool_suppressed=tuple(_view(d) for d in result.tool_suppressed),
         outside=tuple(_view(d) for d in result.outside),
         scope_line=result.scope_line(),
     )
+
+
+def _credit(result: ReviewResult) -> tuple[str, ...]:
+    """The findings of the base this change fixes, credited in the body and the summary."""
+    return () if result.fixed is None else (f"Credit: this change {result.fixed.text()}.",)

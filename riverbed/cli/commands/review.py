@@ -102,7 +102,8 @@ def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) 
     for note in result.notes:
         print(terminal(note))
     print(
-        f"memory: {plural(counts['memoryEntries'], 'entry')} apply to this change; "
+        f"memory: {plural(counts['memoryEntries'], 'entry')} "
+        f"appl{'ies' if counts['memoryEntries'] == 1 else 'y'} to this change; "
         f"{plural(counts['suppressionsInEffect'], 'suppression')} in effect"
     )
     _print_hidden(result)
@@ -110,6 +111,8 @@ def _print_review(result: ReviewResult, source: str, fmt: str, out: str | None) 
         if d.history is not None and (label := d.history.text()):
             where = f"{d.finding.file or '?'}:{d.finding.line or '?'}"
             print(terminal(f"history: {d.finding.rule_id or '?'} at {where}: {label}"))
+    if result.fixed is not None:
+        print(terminal(f"credit: this change {result.fixed.text()}"))
     if "evidence" in counts:
         e = counts["evidence"]
         print(
