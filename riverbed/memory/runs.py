@@ -7,16 +7,27 @@ from typing import Any
 from riverbed.index.model import Index, context
 from riverbed.memory.history import current_history, history_runs
 
-#: Counts each run carries (the history records them; see docs/REVIEW.md).
-RUN_COUNTS = ("findings", "new", "fixed", "back")
+#: Counts each run carries (the history records them; see docs/REVIEW.md). `kept` and
+#: `suppressed` (what memory hid) are recorded since the suppression ledger.
+RUN_COUNTS = ("findings", "new", "fixed", "back", "kept", "suppressed")
+
+
+def _rate(run: dict[str, Any]) -> dict[str, Any]:
+    """The run with its suppression rate (suppressed / findings), when both are known."""
+    suppressed, findings = run.get("suppressed"), run.get("findings")
+    if isinstance(suppressed, int) and isinstance(findings, int) and findings > 0:
+        return run | {"suppressionRate": round(suppressed / findings, 4)}
+    return run
 
 
 def runs_data(index: Index, last: int) -> dict[str, Any]:
     """The newest `last` runs kept in memory, oldest first, and how many are not shown."""
     entry = current_history(index)
     runs = [
-        {"commit": str(r.get("commit", "")), "at": str(r.get("at", ""))}
-        | {k: r[k] for k in RUN_COUNTS if isinstance(r.get(k), int)}
+        _rate(
+            {"commit": str(r.get("commit", "")), "at": str(r.get("at", ""))}
+            | {k: r[k] for k in RUN_COUNTS if isinstance(r.get(k), int)}
+        )
         for r in history_runs(entry)
     ]
     dropped = context(entry).get("runsDropped", 0) if entry is not None else 0
@@ -59,6 +70,8 @@ def render_runs(data: dict[str, Any]) -> str:
     lines = [f"runs on {data['branch']} (history {data['history']}):"]
     for run in data["runs"]:
         counts = ", ".join(f"{run[k]} {k}" for k in RUN_COUNTS if k in run)
+        if "suppressionRate" in run:
+            counts += f", {run['suppressionRate']:.0%} suppressed by memory"
         lines.append(f"  {run['commit'][:12]}  {run['at'][:16]}  {counts}")
     if data["notShown"]:
         lines.append(f"({data['notShown']} older runs not shown)")

@@ -62,3 +62,28 @@ def test_runs_without_history_and_without_index(tmp_path: Path) -> None:
     index.write_bytes(dumps_js(empty_index()))
     empty = run_riverbed("runs", "--index", index)
     assert empty.returncode == 0 and "no default-branch runs in memory yet" in empty.stdout
+
+
+def test_runs_show_what_memory_suppressed_and_the_rate(tmp_path: Path) -> None:
+    index = tmp_path / ".river" / "memory" / "index.json"
+    index.parent.mkdir(parents=True)
+    index.write_bytes(dumps_js(empty_index()))
+    hidden = _finding(1)
+    made = run_riverbed(
+        "suppress", hidden.fingerprint, "--reason", "known", "--index", index,
+        "--now", "2026-02-01T00:00:00Z",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    for n, present in enumerate([{1, 2, 3, 4}, {1, 2}]):
+        findings = [_finding(k) for k in sorted(present)]
+        now = START + timedelta(days=n)
+        record_history(index, findings, now=now, branch="main", commit=f"{n + 1:x}" * 40)
+    data = json.loads(run_riverbed("runs", "--json", "--index", index).stdout)
+    # Counted by hand: finding 1 is the one hidden; the rest are kept.
+    assert [(r["findings"], r["suppressed"], r["kept"]) for r in data["runs"]] == [
+        (4, 1, 3),
+        (2, 1, 1),
+    ]
+    assert [r["suppressionRate"] for r in data["runs"]] == [0.25, 0.5]
+    text = run_riverbed("runs", "--index", index).stdout
+    assert "1 suppressed, 25% suppressed by memory" in text
