@@ -45,11 +45,8 @@ if TYPE_CHECKING:
     from riverbed.memory.baseline import Baseline
     from riverbed.memory.change import Change, change_from_files, parse_unified_diff
     from riverbed.memory.prompt import format_memory_for_prompt
-    from riverbed.memory.record_suppression import (
-        SuppressionSpec,
-        create_suppression,
-        revoke_suppression,
-    )
+    from riverbed.memory.record_revocation import revoke_suppression
+    from riverbed.memory.record_suppression import SuppressionSpec, create_suppression
     from riverbed.memory.review import ReviewResult, review_findings
     from riverbed.memory.select import (
         ReviewMemory,
@@ -94,7 +91,7 @@ _LAZY = {
     "apply_suppressions": "riverbed.memory.suppress",
     "create_suppression": "riverbed.memory.record_suppression",
     "SuppressionSpec": "riverbed.memory.record_suppression",
-    "revoke_suppression": "riverbed.memory.record_suppression",
+    "revoke_suppression": "riverbed.memory.record_revocation",
 }
 
 

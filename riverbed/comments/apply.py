@@ -27,10 +27,10 @@ from riverbed.index.model import Context, Entry, Index, context, entries_by_id, 
 from riverbed.index.storage import read_index
 from riverbed.index.store import append_entry, archive_entry, supersede
 from riverbed.memory.globs import glob_match
+from riverbed.memory.record_revocation import write_revocation
 from riverbed.memory.record_suppression import (
     SuppressionSpec,
     WriteOutcome,
-    write_revocation,
     write_suppression,
 )
 from riverbed.pr_review.markers import FindingMarker

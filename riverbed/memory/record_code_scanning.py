@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,7 +11,8 @@ from typing import Any
 from riverbed.index.storage import read_index
 from riverbed.memory.code_scanning import ImportPlan
 from riverbed.memory.code_scanning_plan import plan_import
-from riverbed.memory.record_suppression import write_revocation, write_suppression
+from riverbed.memory.record_revocation import write_revocations
+from riverbed.memory.record_suppression import write_suppressions
 
 
 @dataclass(frozen=True)
@@ -70,26 +70,20 @@ def import_code_scanning(
 ) -> ImportReport:
     """Plan the import against the index at `path`, then (unless `dry_run`) write it.
 
-    Each suppression and revocation is its own atomic, locked write, idempotent by id: an
-    import cut short is completed by running it again.
+    The suppressions are one atomic, locked write and the revocations another, each
+    idempotent by id: an import cut short is completed by running it again.
     """
     plan = plan_import(read_index(path), by_state, repository=repository, author=author, now=now)
     revocations = list({r.suppression_id: r for r in plan.revoke}.values())
     if dry_run:
         added = tuple(str(p.entry["id"]) for p in plan.add)
         return ImportReport(plan, True, added, tuple(r.suppression_id for r in revocations))
-    added_ids: list[str] = []
-    for planned in plan.add:
-        outcome = write_suppression(path, dataclasses.replace(planned.spec), now=now)
-        if outcome.written:
-            added_ids.append(str(outcome.entry["id"]))
-    revoked_ids: list[str] = []
-    for revocation in revocations:
-        outcome = write_revocation(
-            path, revocation.suppression_id, reason=revocation.reason, author=author, now=now
-        )
-        if outcome.written:
-            revoked_ids.append(revocation.suppression_id)
+    specs = [p.spec for p in plan.add]
+    written = write_suppressions(path, specs, now=now) if specs else ()
+    added_ids = [str(o.entry["id"]) for o in written if o.written]
+    targets = [(r.suppression_id, r.reason) for r in revocations]
+    revoked = write_revocations(path, targets, author=author, now=now) if targets else ()
+    revoked_ids = [t[0] for t, o in zip(targets, revoked, strict=True) if o.written]
     return ImportReport(plan, False, tuple(added_ids), tuple(revoked_ids))
 
 

@@ -6,14 +6,13 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
 from riverbed.errors import (
     DuplicateEntryError,
-    EntryNotFoundError,
     GuardedSeverityError,
     InvalidTransitionError,
     UsageError,
@@ -32,7 +31,7 @@ from riverbed.index.model import (
     context,
 )
 from riverbed.index.model import is_active as status_is_active
-from riverbed.memory.select import is_revocation, revoked_ids
+from riverbed.memory.select import revoked_ids
 from riverbed.memory.suppress import GUARDED_SEVERITIES
 
 PathLike = str | os.PathLike[str]
@@ -253,27 +252,42 @@ def planned_suppression(
     )
 
 
-def write_suppression(
-    path: PathLike, spec: SuppressionSpec, *, now: datetime | None = None
-) -> WriteOutcome:
-    """Append a suppression unless an identical one is already in effect (then a no-op)."""
+def write_suppressions(
+    path: PathLike, specs: Sequence[SuppressionSpec], *, now: datetime | None = None
+) -> tuple[WriteOutcome, ...]:
+    """Append, in one locked write, each suppression not already in effect (the rest no-ops)."""
     from riverbed.index.store import append_entries
 
     moment = now or utc_now()
     for attempt in range(2):  # a second pass only after losing a race to an identical writer
         index = _load(path)
         by_id = {e["id"]: e for e in index["entries"]}
-        planned = planned_suppression(by_id, revoked_ids(index), spec, moment)
-        if not planned.written:
-            return planned
-        try:
-            append_entries(path, [planned.entry], now=moment)
-        except DuplicateEntryError:
-            if attempt:
-                raise
-            continue
-        return planned
+        revoked = revoked_ids(index)
+        outcomes: list[WriteOutcome] = []
+        new: list[Entry] = []
+        for spec in specs:
+            planned = planned_suppression(by_id, revoked, spec, moment)
+            if planned.written:
+                by_id[planned.entry["id"]] = planned.entry
+                new.append(planned.entry)
+            outcomes.append(planned)
+        if new:
+            try:
+                append_entries(path, new, now=moment)
+            except DuplicateEntryError:
+                if attempt:
+                    raise
+                continue
+        return tuple(outcomes)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def write_suppression(
+    path: PathLike, spec: SuppressionSpec, *, now: datetime | None = None
+) -> WriteOutcome:
+    """Append a suppression unless an identical one is already in effect (then a no-op)."""
+    [outcome] = write_suppressions(path, [spec], now=now)
+    return outcome
 
 
 def create_suppression(
@@ -316,77 +330,3 @@ def create_suppression(
         links=tuple(links),
     )
     return write_suppression(path, spec, now=now).entry
-
-
-def build_revocation_entry(
-    suppression_id: str, *, reason: str, author: str, now: datetime, entry_id: str | None = None
-) -> Entry:
-    """A `resurface` entry with `context.action: "revoke"` naming the suppression (pure)."""
-    if not reason.strip():
-        raise UsageError("a revocation needs a reason ({reason})", field="reason")
-    return build_entry(
-        type="resurface",
-        title=f"Revoke {suppression_id}",
-        content=reason.strip(),
-        author=author,
-        now=now,
-        entry_id=entry_id or f"resurface-revoke-{suppression_id}",
-        context={"action": "revoke", "suppressionId": suppression_id},
-    )
-
-
-def _revocation_of(index: Index, suppression_id: str) -> Entry | None:
-    for entry in index["entries"]:
-        if is_revocation(entry) and context(entry).get("suppressionId") == suppression_id:
-            found: Entry = entry
-            return found
-    return None
-
-
-def write_revocation(
-    path: PathLike, suppression_id: str, *, reason: str, author: str, now: datetime | None = None
-) -> WriteOutcome:
-    """Append a revocation of `suppression_id`; an existing revocation makes this a no-op."""
-    from riverbed.index.store import append_entries
-
-    moment = now or utc_now()
-    for attempt in range(2):
-        index = _load(path)
-        target = next((e for e in index["entries"] if e.get("id") == suppression_id), None)
-        if target is None:
-            raise EntryNotFoundError(
-                f"no suppression with id {suppression_id!r} in {path} "
-                "(list them with `riverbed query --type suppression --all`)"
-            )
-        if target.get("type") != "suppression":
-            raise InvalidTransitionError(
-                f"{suppression_id!r} is a {target.get('type')} entry, not a suppression; "
-                "use `riverbed archive` to retire it"
-            )
-        existing = _revocation_of(index, suppression_id)
-        if existing is not None:
-            return WriteOutcome(existing, False)
-        taken = {e["id"] for e in index["entries"]}
-        entry_id = f"resurface-revoke-{suppression_id}"
-        suffix = 2
-        while entry_id in taken:
-            entry_id = f"resurface-revoke-{suppression_id}-{suffix}"
-            suffix += 1
-        entry = build_revocation_entry(
-            suppression_id, reason=reason, author=author, now=moment, entry_id=entry_id
-        )
-        try:
-            append_entries(path, [entry], now=moment)
-        except DuplicateEntryError:
-            if attempt:
-                raise
-            continue
-        return WriteOutcome(entry, True)
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def revoke_suppression(
-    path: PathLike, suppression_id: str, *, reason: str, author: str, now: datetime | None = None
-) -> Entry:
-    """Revoke a suppression by appending a revocation record; revoking twice is a no-op."""
-    return write_revocation(path, suppression_id, reason=reason, author=author, now=now).entry

@@ -12,7 +12,7 @@ from riverbed.index.model import Entry, Index, context, empty_index, metadata
 from riverbed.memory.code_scanning import path_problem, severity_of
 from riverbed.memory.code_scanning_plan import plan_import
 from riverbed.memory.globs import glob_match, normalize_path
-from riverbed.memory.record_suppression import build_revocation_entry
+from riverbed.memory.record_revocation import build_revocation_entry
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 REPO = "octo/demo"
@@ -204,3 +204,33 @@ def test_nothing_widens_beyond_the_alerts_rule_and_file_and_reimport_adds_nothin
     assert len(result.add) + len(result.skipped) >= sum(a["state"] == "dismissed" for a in alerts)
     again = plan(applied(empty_index(), result), *alerts)
     assert again.add == ()
+
+
+def test_the_batch_writers_write_what_single_writes_would(tmp_path: Any) -> None:
+    from riverbed.index.storage import write_index_atomic
+    from riverbed.memory.code_scanning import alert_spec, parse_alert
+    from riverbed.memory.record_revocation import write_revocation, write_revocations
+    from riverbed.memory.record_suppression import write_suppression, write_suppressions
+
+    specs = []
+    for n in (1, 2, 2, 3):  # the repeated one is written once
+        parsed = parse_alert(alert(n, path=f"src/{n}.py"), REPO, "dismissed")
+        specs.append(alert_spec(parsed))  # type: ignore[arg-type]
+    one, many = tmp_path / "one.json", tmp_path / "many.json"
+    for path in (one, many):
+        write_index_atomic(path, empty_index())
+    singles = [write_suppression(one, spec, now=NOW) for spec in specs]
+    batch = write_suppressions(many, specs, now=NOW)
+    assert [o.written for o in batch] == [o.written for o in singles] == [True, True, False, True]
+    assert one.read_bytes() == many.read_bytes()
+    targets = [(str(o.entry["id"]), "reopened") for o in batch[:2]]
+    for target, reason in targets:
+        write_revocation(one, target, reason=reason, author="me", now=NOW)
+    assert [o.written for o in write_revocations(many, targets, author="me", now=NOW)] == [True] * 2
+    assert one.read_bytes() == many.read_bytes()
+    again = write_revocations(many, targets, author="me", now=NOW)
+    assert [o.written for o in again] == [False, False]
+    # Revoked ones come back as the next generation; the one still in effect stays as it is.
+    back = write_suppressions(many, specs, now=NOW)
+    assert [o.written for o in back] == [True, True, False, False]
+    assert str(back[0].entry["id"]).endswith("-2")

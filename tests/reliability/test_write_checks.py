@@ -23,7 +23,8 @@ from riverbed import (
     supersede,
 )
 from riverbed.index.jsonbytes import MAX_DEPTH, dumps_js
-from riverbed.memory.record_suppression import create_suppression, revoke_suppression
+from riverbed.memory.record_revocation import revoke_suppression
+from riverbed.memory.record_suppression import create_suppression
 from riverbed.testing.cli_run import run_riverbed
 
 TOKEN = "gh" + "p_" + "Z9y8X7w6V5u4T3s2R1q0" * 2

@@ -234,7 +234,7 @@ def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
 
 def _cmd_revoke(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import default_author, parse_now
-    from riverbed.memory.record_suppression import write_revocation
+    from riverbed.memory.record_revocation import write_revocation
 
     outcome = write_revocation(
         context.index_path,
