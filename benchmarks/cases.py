@@ -15,7 +15,7 @@ from typing import Any
 import riverbed
 from benchmarks.generate import new_entries
 from benchmarks.timing import Sample, measure_command, measure_pair
-from riverbed.index import storage
+from riverbed.index import atomic_write, storage
 from riverbed.index.model import Index
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -225,8 +225,8 @@ def append_batch(path: Path, work: Path, runs: int, batch: int = 1000) -> list[R
 
 
 def _count_writes(action: Callable[[], object], setup: Callable[[], None]) -> int:
-    # Both the full path and a splice write through storage's `write_bytes_atomic`.
-    original = getattr(storage, "write_bytes_atomic")  # noqa: B009 - patched below, then restored
+    # Both the full path and a splice write through `atomic_write.write_pieces_atomic`.
+    original = getattr(atomic_write, "write_pieces_atomic")  # noqa: B009 - patched, restored
     calls = 0
 
     def counting(*args: Any, **kwargs: Any) -> None:
@@ -235,11 +235,11 @@ def _count_writes(action: Callable[[], object], setup: Callable[[], None]) -> in
         original(*args, **kwargs)
 
     setup()
-    setattr(storage, "write_bytes_atomic", counting)  # noqa: B010
+    setattr(atomic_write, "write_pieces_atomic", counting)  # noqa: B010
     try:
         action()
     finally:
-        setattr(storage, "write_bytes_atomic", original)  # noqa: B010
+        setattr(atomic_write, "write_pieces_atomic", original)  # noqa: B010
     return calls
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -27,12 +27,22 @@ class Hashed:
     cut: int
     before_tail: Any
 
-    def digest_of(self, new_data: bytes, same: int) -> str:
-        """The digest of `new_data`, whose first `same` bytes are those hashed here."""
+    def digest_of(self, pieces: Sequence[bytes | memoryview], same: int) -> str:
+        """The digest of the concatenated `pieces`, whose first `same` bytes are those hashed
+        here: only what follows the state kept before the tail is hashed again."""
         if same < self.cut:
-            return digest(new_data)
-        state = self.before_tail.copy()
-        state.update(memoryview(new_data)[self.cut :])
+            state = hashlib.sha256()
+            skip = 0
+        else:
+            state = self.before_tail.copy()
+            skip = self.cut
+        for piece in pieces:
+            size = len(memoryview(piece).cast("B"))
+            if skip >= size:
+                skip -= size
+                continue
+            state.update(memoryview(piece).cast("B")[skip:])
+            skip = 0
         return str(state.hexdigest())
 
 

@@ -128,25 +128,28 @@ def top_level_key(data: bytes, key: str) -> bool:
     return line in data[: span[0]] or line in data[span[1] :]
 
 
-def append(data: bytes, entries: list[Entry]) -> tuple[bytes, int] | None:
-    """`data` with `entries` added at the end of the entries array, and how many leading
-    bytes are unchanged; None if `data` is not laid out as expected."""
+#: New contents as pieces to write one after the other: new bytes and slices of the old.
+Pieces = list[bytes | memoryview]
+
+
+def append(data: bytes, entries: list[Entry]) -> tuple[Pieces, int] | None:
+    """`data` with `entries` added at the end of the entries array (as pieces, see `Pieces`),
+    and how many leading bytes are unchanged; None if `data` is not laid out as expected."""
     if not entries:
-        return data, len(data)
+        return [data], len(data)
     added = _block(entries)
     span = _entries_span(data)
+    view = memoryview(data)
     if span is not None:
         close = span[1]
         if not data.startswith(_ENTRY_END, close - len(_ENTRY_END)):
             return None
-        view = memoryview(data)
-        return b"".join((view[:close], b",\n", added, view[close:])), close
+        return [view[:close], b",\n" + added, view[close:]], close
     for ending in (b"\n", b",\n"):
         empty = data.find(b"\n  " + _EMPTY + ending)
         if empty != -1:
             at = empty + 3 + len(_EMPTY) - 1
-            view = memoryview(data)
-            return b"".join((view[:at], b"\n", added, b"\n  ", view[at:])), at
+            return [view[:at], b"\n" + added + b"\n  ", view[at:]], at
     return None
 
 
@@ -249,14 +252,14 @@ def _value_edit(data: bytes, line: int, key: int, limit: int, value: bytes) -> E
 _QUOTE, _COMMA = ord('"'), ord(",")
 
 
-def archive_many(data: bytes, changes: list[tuple[tuple[int, int], Entry, Entry]]) -> bytes:
-    """`data` with each (span, old, archived) entry rewritten, spans in file order.
+def archive_many(data: bytes, changes: list[tuple[tuple[int, int], Entry, Entry]]) -> Pieces:
+    """`data` with each (span, old, archived) entry rewritten (pieces), spans in file order.
 
     Where `archive_edits` is sure, only the status and the stamp change; any other entry is
     serialized whole (`replace_many`).
     """
     if not changes:
-        return data
+        return [data]
     stamp = _stamp(changes[0][2])
     view = memoryview(data)
     pieces: list[bytes | memoryview] = []
@@ -275,7 +278,7 @@ def archive_many(data: bytes, changes: list[tuple[tuple[int, int], Entry, Entry]
     pieces.append(view[done:])
     for slot, replacement in zip(slots, entries_bytes(whole), strict=True):
         pieces[slot] = replacement
-    return b"".join(pieces)
+    return pieces
 
 
 def _stamp(entry: Entry) -> bytes:

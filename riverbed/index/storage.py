@@ -15,7 +15,6 @@ from riverbed.errors import (
     ConflictedIndexError,
     CorruptIndexError,
     LockTimeoutError,
-    RiverbedError,
     StoreWriteError,
     UsageError,
 )
@@ -23,7 +22,8 @@ from riverbed.index import locking, note_key, notes
 from riverbed.index.atomic_write import temp_prefix, write_bytes_atomic, write_failure
 from riverbed.index.collector import collector_paused
 from riverbed.index.conflict_markers import marker_line
-from riverbed.index.digests import digest, hashing
+from riverbed.index.digests import Hashed, digest, hashing
+from riverbed.index.fast_change import FastChange, try_fast
 from riverbed.index.jsonbytes import (
     MAX_DEPTH,
     dumps_js,
@@ -37,7 +37,7 @@ from riverbed.index.jsonbytes import (
 from riverbed.index.model import Index, empty_index
 from riverbed.index.schema import structural_problems
 from riverbed.index.secrets import secret_kind
-from riverbed.index.write_checks import check_entries_written, check_written
+from riverbed.index.write_checks import check_written
 
 #: How long a writer waits for another process's lock before giving up (seconds).
 DEFAULT_LOCK_TIMEOUT = 30.0
@@ -201,13 +201,19 @@ class Held:
             locking.notes(self.fd), self.key, content_digest
         )
 
-    def remember(self, data: bytes, content_digest: str | None = None) -> None:
+    def has_notes(self) -> bool:
+        """Whether the lock file holds any note (without one, no contents can be proven)."""
+        return self.key is not None and bool(locking.notes(self.fd))
+
+    def remember(self, data: bytes) -> None:
         """Note `data` as proven canonical and valid (the newest few are kept; none keyless)."""
+        self.note_digest(digest(data))
+
+    def note_digest(self, content_digest: str) -> None:
+        """Note the contents with this digest as proven canonical and valid (see `remember`)."""
         if self.key is not None:
             lines = locking.notes(self.fd)
-            locking.set_notes(
-                self.fd, notes.with_note(lines, self.key, content_digest or digest(data))
-            )
+            locking.set_notes(self.fd, notes.with_note(lines, self.key, content_digest))
 
 
 @contextlib.contextmanager
@@ -281,51 +287,6 @@ def _read_bytes(path: Path) -> bytes | None:
         raise CorruptIndexError(str(path), f"cannot be read: {exc.strerror}") from None
 
 
-#: A fast change: from the file's bytes, None (take the full path) or (the new bytes, or None
-#: when nothing changed; how many leading bytes they keep; the result; the (old, new) entries
-#: added or altered). It is pure: storage uses its answer only if the bytes are proven.
-FastChange = Callable[[bytes], "tuple[bytes | None, int, Any, list[tuple[Any, Any]]] | None"]
-
-
-def _try_fast(
-    held: Held, data: bytes, fast: FastChange, path: Path
-) -> tuple[bool, Any, str | None]:
-    """(applied, result, digest of `data` if computed): the fast change on proven bytes."""
-    with hashing(data) as hashed:
-        # Like `_loads`, a fast change parses many small objects and keeps them: no GC passes.
-        try:
-            with collector_paused(promote=True):
-                outcome = fast(data)
-        except RiverbedError:
-            # A refusal counts only on bytes the splice may trust; else the full path decides.
-            if held.known(hashed().hexdigest):
-                raise
-            return False, None, None
-        proof = hashed()
-    if outcome is None:
-        return False, None, proof.hexdigest
-    new_data, same, result, written = outcome
-    if not held.known(proof.hexdigest):
-        return False, None, proof.hexdigest
-    if new_data is None:
-        return True, result, proof.hexdigest
-    # Changed entries are checked in many small steps, which would starve the writing thread
-    # of the interpreter lock: before the write. New ones are checked in a few long calls (one
-    # serialization, one search), beside the thread's write and fsync, which need no lock; a
-    # refusal there removes the temp file and replaces nothing.
-    check_entries_written([pair for pair in written if pair[0] is not None])
-    digests: list[str] = []
-
-    def check_and_hash() -> None:
-        check_entries_written([pair for pair in written if pair[0] is None])
-        # hashlib drops the interpreter lock too, so this runs beside the writing thread.
-        digests.append(proof.digest_of(new_data, same))
-
-    write_bytes_atomic(path, new_data, what="the index", meanwhile=check_and_hash)
-    held.remember(new_data, digests[0])
-    return True, result, proof.hexdigest
-
-
 def update_index(
     path: Path,
     change: Callable[[Index], tuple[Index, bool, Any]],
@@ -341,19 +302,21 @@ def update_index(
     """
     with locked(path) as held:
         data = _read_bytes(path)
-        content_digest = None
-        known_before = False
-        if fast is not None and data is not None and held.key is not None:
-            applied, result, content_digest = _try_fast(held, data, fast, path)
+        proof: Hashed | None = None
+        # Without a note no bytes can be proven: the first try would only hash them.
+        if fast is not None and data is not None and held.key is not None and held.has_notes():
+            applied, result, proof = try_fast(held, data, fast, path)
             if applied:
                 return result
-            known_before = content_digest is not None and held.known(content_digest)
-        index = empty_index() if data is None else _read_held(held, data, path, content_digest)
+        known_before = proof is not None and held.known(proof.hexdigest)
+        index = empty_index()
+        if data is not None:
+            index, proof = _read_held(held, data, path, proof)
         # Bytes no note proved, now validated and found canonical (so noted): the fast change
         # applies after all, instead of rewriting and re-checking the whole file.
-        proven_now = content_digest is not None and not known_before and held.known(content_digest)
-        if fast is not None and data is not None and proven_now:
-            applied, result, _ = _try_fast(held, data, fast, path)
+        proven_now = proof is not None and not known_before and held.known(proof.hexdigest)
+        if fast is not None and data is not None and proof is not None and proven_now:
+            applied, result, _ = try_fast(held, data, fast, path, proof)
             if applied:
                 return result
         new_index, changed, result = change(index)
@@ -363,18 +326,30 @@ def update_index(
         return result
 
 
-def _read_held(held: Held, data: bytes, path: Path, content_digest: str | None) -> Index:
-    """The index in `data`: loaded alone when a note proves it, else parsed and validated."""
-    if held.key is None:  # no notes without the key: nothing to hash, every read validates
-        return _parse(data, str(path))[0]
-    content_digest = content_digest or digest(data)
-    if held.known(content_digest):
-        index: Index = _loads(data, str(path))
-        return index
-    index, canonical = _parse(data, str(path))
+def _read_held(
+    held: Held, data: bytes, path: Path, proof: Hashed | None
+) -> tuple[Index, Hashed | None]:
+    """The index in `data` (loaded alone when a note proves it, else parsed and validated),
+    and the hash of `data` (None without the key: no notes, nothing to hash)."""
+    if held.key is None:  # every read validates
+        return _parse(data, str(path))[0], None
+    if proof is None:
+        with hashing(data) as hashed:
+            if held.has_notes():  # a note may prove the bytes: hash before deciding
+                proof = hashed()
+            else:  # none can: validate while hashing
+                index, canonical = _parse(data, str(path))
+                return _noted(held, index, canonical, hashed())
+    if held.known(proof.hexdigest):
+        loaded: Index = _loads(data, str(path))
+        return loaded, proof
+    return _noted(held, *_parse(data, str(path)), proof)
+
+
+def _noted(held: Held, index: Index, canonical: bool, proof: Hashed) -> tuple[Index, Hashed]:
     if canonical:
-        held.remember(data, content_digest)
-    return index
+        held.note_digest(proof.hexdigest)
+    return index, proof
 
 
 def replace_index(path: Path, index: Index) -> None:

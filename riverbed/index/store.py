@@ -36,7 +36,7 @@ PathLike = str | os.PathLike[str]
 #: the file collects every id (it costs about as much as this many look-ups).
 _SEARCHED_BATCH = 4
 #: What an in-place append returns to the update path (see storage.FastChange).
-_Spliced = tuple[bytes | None, int, "AppendReport", list[tuple[None, Entry]]]
+_Spliced = tuple[splice.Pieces | None, int, "AppendReport", list[tuple[None, Entry]]]
 
 
 @dataclass(frozen=True)
@@ -138,8 +138,8 @@ def append_entries(
         spliced = splice.append(data, added)
         if spliced is None:
             return None
-        new_data, same = spliced
-        return new_data, same, report, [(None, e) for e in added]
+        pieces, same = spliced
+        return pieces, same, report, [(None, e) for e in added]
 
     result: AppendReport = update_index(Path(path), change, fast=fast)
     return result
@@ -235,7 +235,9 @@ def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireRepo
         new_index, report = lifecycle.expire(index, moment)
         return new_index, bool(report.archived), report
 
-    def fast(data: bytes) -> tuple[bytes | None, int, ExpireReport, list[tuple[Entry, Entry]]]:
+    def fast(
+        data: bytes,
+    ) -> tuple[splice.Pieces | None, int, ExpireReport, list[tuple[Entry, Entry]]]:
         # Only entries carrying an expiry can expire or warn: parse those alone, apply the
         # same rule to them, and swap in the bytes of the ones it archives.
         spans = splice.entries_with_expiry(data)
@@ -254,12 +256,12 @@ def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireRepo
         ]
         if not pairs:
             return None, 0, report, []
-        new_data = splice.archive_many(data, pairs)
+        pieces = splice.archive_many(data, pairs)
         # Archiving by expiry gives every entry the same two values (status "archived" and one
         # `updatedAt` stamp) and changes nothing else, so the write check of one archived
         # entry is the check of them all (tests/index/test_expire_edit_shape.py holds this).
         _, first_old, first_new = pairs[0]
-        return new_data, pairs[0][0][0], report, [(first_old, first_new)]
+        return pieces, pairs[0][0][0], report, [(first_old, first_new)]
 
     report: ExpireReport = update_index(Path(path), change, fast=fast)
     return report

@@ -1,0 +1,75 @@
+"""Writing a file from pieces (a splice's slices of the old bytes): every byte, in order."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from riverbed.errors import StoreWriteError
+from riverbed.index import atomic_write
+from riverbed.index.digests import hashing
+
+pieces_strategy = st.lists(st.binary(max_size=40), max_size=60)
+
+
+@settings(max_examples=200, deadline=None)
+@given(pieces=pieces_strategy, cap=st.integers(1, 50))
+def test_short_writes_resume_where_they_stopped(
+    tmp_path_factory: pytest.TempPathFactory, pieces: list[bytes], cap: int
+) -> None:
+    path = tmp_path_factory.mktemp("w") / "out.json"
+
+    def short_writev(fd: int, buffers: list[memoryview]) -> int:
+        # The kernel may take fewer bytes than asked: here at most `cap` a call.
+        return os.write(fd, b"".join(buffers)[:cap])
+
+    with mock.patch.object(os, "writev", short_writev, create=True):
+        atomic_write.write_pieces_atomic(path, pieces)
+    assert path.read_bytes() == b"".join(pieces)
+
+
+def test_more_pieces_than_one_writev_takes(tmp_path: Path) -> None:
+    data = bytes(range(256)) * 40
+    view = memoryview(data)
+    pieces: list[bytes | memoryview] = [view[n : n + 3] for n in range(0, len(data), 3)]
+    assert len(pieces) > 3 * 1024
+    atomic_write.write_pieces_atomic(tmp_path / "many", pieces)
+    assert (tmp_path / "many").read_bytes() == data
+
+
+def test_a_file_system_that_takes_nothing_is_an_error_not_a_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "index.json"
+    target.write_bytes(b"old")
+    monkeypatch.setattr(os, "writev", lambda fd, buffers: 0, raising=False)
+    monkeypatch.setattr(os, "write", lambda fd, data: 0)
+    with pytest.raises(StoreWriteError, match="the existing file was not changed"):
+        atomic_write.write_pieces_atomic(target, [b"new", b" bytes"])
+    assert target.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.json"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    tail=st.binary(max_size=300),
+    keep=st.integers(0, 70_000),
+    pieces=pieces_strategy,
+)
+def test_the_digest_of_pieces_is_the_digest_of_their_bytes(
+    tail: bytes, keep: int, pieces: list[bytes]
+) -> None:
+    # Longer than the tail hashed apart (64 KiB), so both ways of hashing are taken.
+    old = bytes(range(256)) * 270 + tail
+    keep = min(keep, len(old))
+    new = [memoryview(old)[:keep], *pieces]
+    with hashing(old) as hashed:
+        proof = hashed()
+    assert proof.hexdigest == hashlib.sha256(old).hexdigest()
+    assert proof.digest_of(new, keep) == hashlib.sha256(b"".join(new)).hexdigest()
