@@ -16,6 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "support"))
 
 import figures
+from graphql_schema import GraphQLSubset
 from review_helpers import run_ruff_sarif
 
 from riverbed.testing import FakeGitHub
@@ -83,10 +84,18 @@ def openapi() -> OpenAPISubset:
     return OpenAPISubset.from_file(FIXTURES / "github-openapi-subset.json")
 
 
+@pytest.fixture(scope="session")
+def graphql_schema() -> GraphQLSubset:
+    """GitHub's GraphQL schema, trimmed to what riverbed's documents select."""
+    return GraphQLSubset.from_file()
+
+
 @pytest.fixture
-def gh(openapi: OpenAPISubset) -> Iterator[FakeGitHub]:
-    """A running stand-in for octo/demo (id 1001) checking every exchange against the subset."""
-    with FakeGitHub(owner="octo", repo="demo", repository_id=1001, openapi=openapi) as fake:
+def gh(openapi: OpenAPISubset, graphql_schema: GraphQLSubset) -> Iterator[FakeGitHub]:
+    """A running stand-in for octo/demo (id 1001) checking every exchange against the subsets."""
+    with FakeGitHub(
+        owner="octo", repo="demo", repository_id=1001, openapi=openapi, graphql_check=graphql_schema
+    ) as fake:
         yield fake
     assert fake.server_errors == []
 

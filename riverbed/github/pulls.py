@@ -33,6 +33,7 @@ class PostedItem:
     body: str
     author_is_bot: bool
     path: str | None
+    login: str = ""
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,12 @@ def paginate(client: GitHubClient, path: str, *, what: str, limit: int) -> Itera
         if len(data) < PER_PAGE:
             return
         page += 1
+
+
+def _login(item: dict[str, Any]) -> str:
+    user = item.get("user")
+    login = user.get("login") if isinstance(user, dict) else None
+    return login if isinstance(login, str) else ""
 
 
 def _author_is_bot(item: dict[str, Any]) -> bool:
@@ -130,6 +137,7 @@ def _posted(items: Iterator[Any]) -> list[PostedItem]:
                 body if isinstance(body, str) else "",
                 _author_is_bot(item),
                 path if isinstance(path, str) else None,
+                _login(item),
             )
         )
     return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -63,8 +63,12 @@ def plan_review(
     earlier_comments: Sequence[PostedComment] = (),
     started_at: str | None = None,
     head_now: str | None = None,
+    posted: Set[tuple[str, str]] | None = None,
 ) -> ReviewPlan:
-    """Place the in-scope kept findings and decide what (if anything) to post."""
+    """Place the in-scope kept findings and decide what (if anything) to post.
+
+    `posted` is what riverbed's open review threads show (else read from `earlier_comments`).
+    """
     kept = view.kept
     state = review_state(phase, [f.fingerprint for f in kept], [s.id for s in view.suppressions])
     if not post_review:
@@ -77,7 +81,10 @@ def plan_review(
             list_all=True,
         )
     placement = place_findings(
-        kept, diff, max_inline=max_inline, already_posted=posted_findings(earlier_comments)
+        kept,
+        diff,
+        max_inline=max_inline,
+        already_posted=set(posted) if posted is not None else posted_findings(earlier_comments),
     )
     if unchanged_since_last_review(state, earlier_reviews) is not None:
         return ReviewPlan(

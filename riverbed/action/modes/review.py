@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,15 +15,17 @@ from riverbed.action.review_inputs import (
     parse_review_inputs,
     resolve_findings_files,
 )
+from riverbed.action.review_post import Posting, ReviewTarget, post_review
 from riverbed.action.review_restore import restore_for_review
+from riverbed.action.review_threads import Threads, follow_threads, read_threads
 from riverbed.action.shared_memory import shared_for_run
 from riverbed.config_file import read_project_config
-from riverbed.errors import ActionConfigError, GitHubError, UsageError
+from riverbed.errors import ActionConfigError, UsageError
 from riverbed.findings import Finding, read_findings_file, write_json_file
 from riverbed.github.client import GitHubClient
 from riverbed.github.pulls import (
+    PostedItem,
     PullInfo,
-    create_review,
     get_pull,
     list_review_comments,
     list_reviews,
@@ -42,11 +44,10 @@ from riverbed.pr_review import (
     PostedComment,
     ReviewView,
     diff_index,
-    findings_annotations,
     render_job_summary,
     review_view,
 )
-from riverbed.pr_review.plan import ReviewPlan, body_only, plan_review
+from riverbed.pr_review.plan import ReviewPlan, plan_review
 from riverbed.text import inline as md
 from riverbed.text import plural
 
@@ -140,25 +141,6 @@ def _write_outputs(context: ActionContext, result: ReviewResult) -> tuple[Path, 
     return sarif_path, context_path
 
 
-def _annotate(context: ActionContext, view: ReviewView) -> str:
-    notes = findings_annotations(view.kept)
-    for line in notes.lines:
-        context.runner.annotation(line)
-    more = f"; {notes.omitted} more not annotated (GitHub shows 10 per step)" * bool(notes.omitted)
-    plural = "s" * (len(notes.lines) != 1)
-    return f"{len(notes.lines)} kept finding{plural} annotated{more}"
-
-
-@dataclass(frozen=True)
-class Posting:
-    """What review mode did on the pull request, for outputs and the job summary."""
-
-    plan: ReviewPlan
-    status: tuple[str, ...]
-    posted: bool = False
-    review_id: int | None = None
-
-
 def _plan(
     client: GitHubClient,
     *,
@@ -167,12 +149,13 @@ def _plan(
     inputs: ReviewInputs,
     change: Change,
     live: PullInfo,
+    reviews: list[PostedItem],
+    threads: Threads | None,
 ) -> ReviewPlan:
-    """What to post, given what earlier reviews already posted (read only when posting)."""
-    reviews: list[PostedComment] = []
+    """What to post, given what earlier reviews and riverbed's open threads already show."""
     comments: list[PostedComment] = []
-    if inputs.post_review:
-        reviews = _posted(list_reviews(client, pull.number))
+    plan = threads.plan if threads else None
+    if inputs.post_review and plan is None:  # threads unread: the REST comments say
         comments = _posted(list_review_comments(client, pull.number))
     return plan_review(
         view,
@@ -180,32 +163,12 @@ def _plan(
         phase=inputs.phase,
         max_inline=inputs.max_inline_comments,
         post_review=inputs.post_review,
-        earlier_reviews=reviews,
+        earlier_reviews=_posted(reviews),
         earlier_comments=comments,
         started_at=pull.head_sha,
         head_now=live.head_sha,
+        posted=plan.posted if plan else None,
     )
-
-
-def _refused(
-    context: ActionContext, plan: ReviewPlan, view: ReviewView, message: str, *, rate_limited: bool
-) -> Posting:
-    """GitHub answered 403: annotations and the full job summary instead, not a failure."""
-    cause = (
-        "GitHub's rate limit refused it; re-run the job later to post"
-        if rate_limited
-        else "the token is read-only, as for pull requests from forks"
-    )
-    context.runner.warning(
-        f"riverbed: could not post the review (403: {message}); {cause}: "
-        "annotations and the job summary instead"
-    )
-    why = (
-        f"Could not post the review: GitHub answered 403 ({md(message, 200)}); "
-        f"{cause}. This is not a failure"
-    )
-    plan = ReviewPlan(plan.placement, plan.state, plan.max_inline, list_all=True)
-    return Posting(plan, (why, _annotate(context, view)))
 
 
 def _post(
@@ -216,37 +179,37 @@ def _post(
     inputs: ReviewInputs,
     change: Change,
     live: PullInfo,
+    result: ReviewResult,
 ) -> Posting:
-    """The thin executor: read what is already posted, plan, post (or fall back)."""
+    """The thin executor: read what is already posted, plan, post (or fall back), follow threads."""
     client = context.github()
-    plan = _plan(client, pull=pull, view=view, inputs=inputs, change=change, live=live)
-    if plan.body is None:
-        return Posting(plan, (plan.skip or "posted nothing",))
-    notes: list[str] = []
-    result = create_review(
-        client, pull.number, body=plan.body, comments=list(plan.comments), commit_id=pull.head_sha
+    reviews = list_reviews(client, pull.number) if inputs.post_review else []
+    moved = bool(pull.head_sha and live.head_sha and live.head_sha != pull.head_sha)
+    threads = None
+    if inputs.post_review and not moved:
+        head = pull.head_sha or live.head_sha
+        threads = read_threads(
+            context, client, number=pull.number, reviews=reviews, result=result, head_sha=head
+        )
+    plan = _plan(
+        client,
+        pull=pull,
+        view=view,
+        inputs=inputs,
+        change=change,
+        live=live,
+        reviews=reviews,
+        threads=threads,
     )
-    if result.status == 422 and plan.comments:
-        # Should not happen (every line is checked against the patch); if GitHub still
-        # cannot place a comment, the review goes out with every finding in its body.
-        notes.append(
-            f"GitHub refused the inline comments ({md(result.message, 200)}); "
-            "posted every finding in the review body instead"
-        )
-        context.runner.warning(f"riverbed: inline comments refused: {result.message}")
-        plan = body_only(plan, view)
-        result = create_review(
-            client, pull.number, body=plan.body or "", comments=[], commit_id=pull.head_sha
-        )
-    if result.forbidden:
-        return _refused(context, plan, view, result.message, rate_limited=result.rate_limited)
-    if result.review_id is None:
-        raise GitHubError(
-            f"posting the review on pull request #{pull.number}: GitHub answered "
-            f"{result.status} ({result.message})"
-        )
-    posted = f"Posted review {result.review_id} with {len(plan.placement.inline)} inline comments"
-    return Posting(plan, (posted, *notes), posted=True, review_id=result.review_id)
+    target = ReviewTarget(pull.number, pull.head_sha)
+    posting = post_review(context, client, pull=target, view=view, plan=plan)
+    if threads is None:
+        return posting
+    refused = posting.refused
+    if result.tool_change:
+        refused = f"{md(result.tool_change, 300)}: fingerprints changed, so no thread is resolved"
+    said = follow_threads(context, client, number=pull.number, threads=threads, refused=refused)
+    return replace(posting, status=(*posting.status, *said))
 
 
 def _restore(context: ActionContext) -> Restored:
@@ -347,7 +310,9 @@ def run(context: ActionContext) -> int:
         said.append(f"Shared memory could not be read ({shared.unreachable}): local memory only.")
     view = review_view(result, said, hints=hints)
     _write_outputs(context, result)
-    posting = _post(context, pull=pull, view=view, inputs=inputs, change=change, live=current)
+    posting = _post(
+        context, pull=pull, view=view, inputs=inputs, change=change, live=current, result=result
+    )
     return _finish(context, view, posting, result, inputs=inputs, warnings=warnings)
 
 

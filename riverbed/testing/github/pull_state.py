@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from riverbed.testing.github.diff import place_comment
-from riverbed.testing.github.objects import JSON, fake_sha
+from riverbed.testing.github.objects import JSON, fake_sha, node_id
 from riverbed.testing.github.pull_objects import (
     issue_comment_json,
     review_comment_json,
@@ -166,6 +166,43 @@ class PullState(FakeState):
                 **placed,
             }
             return comment_id
+
+    # ------------------------------------------------------------------ review threads
+    def thread_roots(self, pull: int) -> list[JSON]:
+        """The root comments of pull `pull`'s review threads, oldest first."""
+        with self.lock:
+            records = self.review_comment_records.values()
+            return [r for r in records if r["pull"] == pull and r["in_reply_to"] is None]
+
+    def thread_comments(self, root_id: int) -> list[JSON]:
+        """A thread's comments: its root, then its replies, oldest first."""
+        with self.lock:
+            records = self.review_comment_records.values()
+            return [r for r in records if root_id in (r["id"], r["in_reply_to"])]
+
+    def thread_node_id(self, root_id: int) -> str:
+        """The GraphQL node id of the thread rooted at comment `root_id`."""
+        return node_id("PRRT", root_id)
+
+    def thread_by_node_id(self, thread_id: str) -> JSON | None:
+        """The root comment of the thread with GraphQL id `thread_id`, if there is one."""
+        with self.lock:
+            for record in self.review_comment_records.values():
+                if record["in_reply_to"] is None and self.thread_node_id(record["id"]) == thread_id:
+                    return record
+        return None
+
+    def set_thread_resolved(self, root_id: int, resolved: bool = True) -> None:
+        """Resolve (or unresolve) the thread rooted at `root_id`, as a person or riverbed."""
+        with self.lock:
+            self.review_comment_records[root_id]["thread_resolved"] = resolved
+
+    @property
+    def resolved_threads(self) -> set[int]:
+        """Root comment ids of the resolved review threads."""
+        with self.lock:
+            records = self.review_comment_records.values()
+            return {r["id"] for r in records if r.get("thread_resolved")}
 
     def reactions_for(self, kind: str, comment_id: int) -> list[str]:
         """Reaction contents on one comment, oldest first."""

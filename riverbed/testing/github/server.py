@@ -23,10 +23,11 @@ from collections import deque
 from collections.abc import Callable
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Protocol, Self
 
 from riverbed.testing.github.code_scanning_routes import CodeScanningRoutes
 from riverbed.testing.github.content_routes import ContentRoutes
+from riverbed.testing.github.graphql_routes import GraphQLRoutes
 from riverbed.testing.github.http_server import (
     App,
     Fault,
@@ -53,6 +54,14 @@ STORAGE_PREFIX = "/artifact-blobs/"
 RequestHook = Callable[[str, str], None]
 
 
+class ExchangeCheck(Protocol):
+    """Checks one recorded exchange against a published schema; returns the problems."""
+
+    def check_exchange(self, record: RecordedRequest) -> list[str]:
+        """Problems with the request and the answer ([] when both are as documented)."""
+        ...
+
+
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -65,8 +74,9 @@ class FakeGitHub(PullState):
     `reviews`, `review_comments`, `issue_comments`, `reactions` and `requests`.
     `read_only = True` refuses writes like a fork's token; `content_rate_limit = n` answers
     POSTs beyond n a minute with GitHub's secondary-rate-limit 403 (off by default).
-    With `openapi=` every API exchange is checked as it happens and the problems are kept
-    in `schema_problems`; handler crashes answer 500 and are kept in `server_errors`.
+    With `openapi=` every REST exchange is checked as it happens (with `graphql_check=`
+    every `POST /graphql` one) and the problems are kept in `schema_problems`; handler
+    crashes answer 500 and are kept in `server_errors`.
     """
 
     def __init__(
@@ -80,6 +90,7 @@ class FakeGitHub(PullState):
         web_url: str = "https://github.com",
         clock: Callable[[], datetime] = _utc_now,
         openapi: OpenAPISubset | None = None,
+        graphql_check: ExchangeCheck | None = None,
     ) -> None:
         self.token = token or "ghs_" + secrets.token_hex(18)
         self.read_only = False
@@ -89,6 +100,7 @@ class FakeGitHub(PullState):
         self.server_errors: list[str] = []
         self.schema_problems: list[str] = []
         self._openapi = openapi
+        self._graphql_check = graphql_check
         self._faults = FaultBook()
         self._hooks: list[RequestHook] = []
         self._signing_key = secrets.token_bytes(16)
@@ -103,6 +115,7 @@ class FakeGitHub(PullState):
         self._reads = ReadRoutes(self, self._storage_link)
         self._writes = WriteRoutes(self)
         self._issues = IssueRoutes(self, self.token)
+        self._graphql = GraphQLRoutes(self, lambda: self.read_only)
         self.contents = ContentRoutes(site)
         #: Code scanning alerts (`add_alert`, `dismiss`, `reopen`, `fix`).
         self.code_scanning = CodeScanningRoutes(site, self.user, clock)
@@ -209,8 +222,9 @@ class FakeGitHub(PullState):
         )
         with self._log_lock:
             self.requests.append(record)
-        if self._openapi is not None:
-            problems = self._openapi.check_exchange(record)
+        checker = self._graphql_check if path == "/graphql" else self._openapi
+        if checker is not None:
+            problems = checker.check_exchange(record)
             with self._log_lock:
                 self.schema_problems.extend(problems)
         return response
@@ -235,6 +249,9 @@ class FakeGitHub(PullState):
         denied = self._auth_error(headers)
         if denied is not None:
             return denied
+        if path == "/graphql" and method == "POST":
+            # GraphQL answers 200 with `errors`; a read-only token's mutation is FORBIDDEN.
+            return self._graphql.handle(body)
         if self.read_only and method in WRITE_METHODS:
             return json_response(403, basic_error(READ_ONLY_MESSAGE, 403))
         if method == "POST" and self._over_content_limit():

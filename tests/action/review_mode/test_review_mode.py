@@ -60,8 +60,10 @@ def test_review_is_posted_with_memory_applied(site: Any) -> None:
     request = posts[0]
     github = OpenAPISubset.from_file(FIXTURES / "github-openapi-subset.json")
     assert github.validate_request("POST", "/repos/octo/demo/pulls/7/reviews", request) == []
-    # Every exchange of the run (requests and the stand-in's answers) is as GitHub documents.
-    assert [p for r in site.gh.requests for p in github.check_exchange(r)] == []
+    # Every REST exchange of the run (requests and the stand-in's answers) is as GitHub
+    # documents; the GraphQL ones are checked against GitHub's GraphQL schema by `gh`.
+    rest = [r for r in site.gh.requests if r.path != "/graphql"]
+    assert [p for r in rest for p in github.check_exchange(r)] == []
     assert request["event"] == "COMMENT" and request["commit_id"] == "a" * 40
 
     served = build_diff_index([("src/app.py", site.patch)]).file("src/app.py")
