@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "support"))
 
 import figures
-from graphql_schema import GraphQLSubset
 from review_helpers import run_ruff_sarif
 
 from riverbed.testing import FakeGitHub
@@ -85,13 +85,26 @@ def openapi() -> OpenAPISubset:
 
 
 @pytest.fixture(scope="session")
-def graphql_schema() -> GraphQLSubset:
-    """GitHub's GraphQL schema, trimmed to what riverbed's documents select."""
+def graphql_schema() -> Any:
+    """GitHub's GraphQL schema, trimmed to what riverbed's documents select (a GraphQLSubset).
+
+    Without graphql-core (a venv from before it joined the test extra) the exchanges go
+    unchecked with a warning; tests/github/test_graphql_schema.py fails outright then.
+    """
+    try:
+        from graphql_schema import GraphQLSubset
+    except ImportError:
+        warnings.warn(
+            "graphql-core is not installed: GraphQL exchanges are not checked against "
+            "GitHub's schema; run pip install -e '.[test]'",
+            stacklevel=1,
+        )
+        return None
     return GraphQLSubset.from_file()
 
 
 @pytest.fixture
-def gh(openapi: OpenAPISubset, graphql_schema: GraphQLSubset) -> Iterator[FakeGitHub]:
+def gh(openapi: OpenAPISubset, graphql_schema: Any) -> Iterator[FakeGitHub]:
     """A running stand-in for octo/demo (id 1001) checking every exchange against the subsets."""
     with FakeGitHub(
         owner="octo", repo="demo", repository_id=1001, openapi=openapi, graphql_check=graphql_schema
