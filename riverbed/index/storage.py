@@ -84,10 +84,10 @@ def _validated(
     problems = structural_problems(document, limit=1)
     if problems:
         raise CorruptIndexError(source, problems[0])
-    ids = [entry["id"] for entry in document["entries"]]
-    if len(set(ids)) != len(ids):
+    entries = document["entries"]
+    if len({entry["id"] for entry in entries}) != len(entries):
         seen: set[str] = set()
-        for position, entry_id in enumerate(ids):
+        for position, entry_id in enumerate(entry["id"] for entry in entries):
             if entry_id in seen:
                 raise CorruptIndexError(
                     source, f"$.entries[{position}]: duplicate id {entry_id!r} (ids must be unique)"
