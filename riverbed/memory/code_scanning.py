@@ -38,6 +38,8 @@ MAX_RULE_CHARS: Final = 256
 MAX_PATH_CHARS: Final = 1024
 #: Dismissal comments are at most 280 characters on GitHub; anything longer is cut.
 MAX_COMMENT_CHARS: Final = 1000
+#: How an imported suppression's reason starts: with the link, what marks it as the import's.
+REASON_PREFIX: Final = "Dismissed in GitHub code scanning as "
 _LOGIN: Final = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?")
 
 
@@ -188,7 +190,7 @@ def alert_spec(alert: Alert) -> SuppressionSpec:
     who = alert.login or "an unknown user"
     said = alert.comment or "(no comment)"
     reason = (
-        f"Dismissed in GitHub code scanning as {alert.dismissed_reason!r} by {who}: {said} "
+        f"{REASON_PREFIX}{alert.dismissed_reason!r} by {who}: {said} "
         f"(alert {alert.number}: {alert.link})"
     )
     return SuppressionSpec(
@@ -217,11 +219,14 @@ def guard_problem(alert: Alert) -> str | None:
 
 
 def linked_suppressions(index: Index, now: datetime) -> dict[str, list[Entry]]:
-    """Suppressions in effect by each link they carry (lower-cased): what an alert created."""
+    """Imported suppressions in effect by each link they carry (lower-cased): what an alert
+    created. One made by hand that links the alert is not the import's to revoke."""
     revoked = revoked_ids(index)
     out: dict[str, list[Entry]] = {}
     for entry in index["entries"]:
         if entry.get("type") != "suppression" or not in_effect(entry, revoked, now):
+            continue
+        if not str(entry.get("content", "")).startswith(REASON_PREFIX):
             continue
         for link in metadata(entry).get("links", []) or []:
             if isinstance(link, str):

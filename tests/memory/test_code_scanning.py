@@ -234,3 +234,13 @@ def test_the_batch_writers_write_what_single_writes_would(tmp_path: Any) -> None
     back = write_suppressions(many, specs, now=NOW)
     assert [o.written for o in back] == [True, True, False, False]
     assert str(back[0].entry["id"]).endswith("-2")
+
+
+def test_a_suppression_made_by_hand_that_links_the_alert_is_not_revoked() -> None:
+    from riverbed.memory.record_suppression import SuppressionSpec, build_suppression_entry
+
+    link = f"https://github.com/{REPO}/security/code-scanning/1"
+    spec = SuppressionSpec(reason="we decided", author="x", rule_id="py/x", links=(link,))
+    manual = build_suppression_entry(spec, now=NOW)
+    index: Index = {"version": "1", "entries": [manual]}
+    assert plan(index, alert(1, state="open")).revoke == ()
