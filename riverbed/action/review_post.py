@@ -10,6 +10,7 @@ from riverbed.github.client import GitHubClient
 from riverbed.github.pulls import create_review
 from riverbed.pr_review import ReviewView, findings_annotations
 from riverbed.pr_review.plan import ReviewPlan, body_only
+from riverbed.pr_review.suggest import fixes_line
 from riverbed.text import inline as md
 
 
@@ -101,4 +102,5 @@ def post_review(
             f"{result.status} ({result.message})"
         )
     posted = f"Posted review {result.review_id} with {len(plan.placement.inline)} inline comments"
+    notes += [line for line in (fixes_line(plan.fixes_shown), *plan.notes) if line]
     return Posting(plan, (posted, *notes), posted=True, review_id=result.review_id)

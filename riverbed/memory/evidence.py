@@ -48,7 +48,7 @@ def check_snippets(snippets: Sequence[str], text: str) -> EvidenceCheck:
     )
 
 
-def _read_text(workspace: Path, relative: str) -> str | EvidenceCheck:
+def read_workspace_text(workspace: Path, relative: str) -> str | EvidenceCheck:
     """The file's text, or the check result that explains why it cannot be read."""
     if os.path.isabs(relative) or relative.startswith("~"):
         return EvidenceCheck("not_checkable", f"{relative} is not a workspace-relative path")
@@ -79,7 +79,7 @@ def check_evidence(finding: Finding, workspace: str | os.PathLike[str]) -> Evide
         return EvidenceCheck("not_checkable", "no evidence quoted")
     if not finding.file:
         return EvidenceCheck("not_checkable", "no file named")
-    text = _read_text(Path(workspace), finding.file)
+    text = read_workspace_text(Path(workspace), finding.file)
     if isinstance(text, EvidenceCheck):
         return text
     return check_snippets(finding.evidence, text)
@@ -96,7 +96,7 @@ def check_all(
             out.append(check_evidence(finding, workspace))
             continue
         if finding.file not in cache:
-            cache[finding.file] = _read_text(Path(workspace), finding.file)
+            cache[finding.file] = read_workspace_text(Path(workspace), finding.file)
         text = cache[finding.file]
         out.append(
             text if isinstance(text, EvidenceCheck) else check_snippets(finding.evidence, text)

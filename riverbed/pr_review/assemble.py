@@ -35,6 +35,7 @@ def review_finding(finding: Finding, evidence: str | None = None) -> ReviewFindi
         message=finding.text,
         end_line=finding.end_line,
         evidence=evidence,
+        fixes=finding.fixes,
     )
 
 

@@ -81,8 +81,9 @@ def finding_line(finding: ReviewFinding, max_message: int = 500) -> str:
     )
 
 
-def inline_comment_body(finding: ReviewFinding, max_message: int = 4000) -> str:
-    """The body of one inline review comment, ending in its hidden finding marker."""
+def inline_comment_body(finding: ReviewFinding, max_message: int = 4000, *, fix: str = "") -> str:
+    """The body of one inline review comment (with `fix`, the tool's fix as Markdown, after
+    the message), ending in its hidden finding marker."""
     evidence = f"\n\n{_EVIDENCE[finding.evidence]}" if finding.evidence in _EVIDENCE else ""
     # The severity guard lets only accepted_risk hide major and critical findings, so the
     # hint offers the command that will actually work for this one. It is the conversation
@@ -93,6 +94,7 @@ def inline_comment_body(finding: ReviewFinding, max_message: int = 4000) -> str:
     return (
         f"**{inline(finding.severity, 20)}** · {_code(finding.rule_id)} · riverbed\n\n"
         f"{block(finding.message, max_message)}{evidence}\n\n"
+        + (f"{fix}\n" if fix else "")
         + (f"↻ {inline(finding.learning, 300)}\n\n" if finding.learning else "")
         + (f"⟲ {label}\n\n" if (label := history_label(finding)) else "")
         + f"<sub>fingerprint {_code(finding.fingerprint, 64)} · comment "

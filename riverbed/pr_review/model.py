@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from riverbed.findings.fixes import Fix
 from riverbed.index.model import SEVERITY_RANK
 
 
@@ -25,6 +26,8 @@ class ReviewFinding:
     fixed_in: str | None = None
     fixed_on: str | None = None
     oscillating_flips: int | None = None
+    #: The fixes the tool proposes (shown as a suggested change or a diff inline).
+    fixes: tuple[Fix, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def rank(self) -> int:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any
 
 from riverbed.pr_review.body import inline_comment_body, render_review_body
 from riverbed.pr_review.diff import DiffIndex
 from riverbed.pr_review.model import ReviewView
-from riverbed.pr_review.placement import Placement, place_findings
+from riverbed.pr_review.placement import Placement, place_findings, target_for
 from riverbed.pr_review.state import (
     PostedComment,
     ReviewState,
@@ -17,7 +17,10 @@ from riverbed.pr_review.state import (
     review_state,
     unchanged_since_last_review,
 )
+from riverbed.pr_review.suggest import FileText, show_fix
 from riverbed.text import inline as md
+
+_NO_TEXTS: Mapping[str, FileText] = {}
 
 
 @dataclass(frozen=True)
@@ -33,23 +36,44 @@ class ReviewPlan:
     skip: str | None = None
     #: The job summary lists every kept finding (nothing inline was posted).
     list_all: bool = False
+    #: How each inline comment showed its finding's fix: suggestion | diff | withheld.
+    fixes_shown: tuple[str, ...] = ()
+    #: Plain-text facts about the plan for the job summary (files not read for fixes).
+    notes: tuple[str, ...] = ()
 
 
-def review_comments(placement: Placement) -> tuple[dict[str, Any], ...]:
-    """The inline comments of a placement, as `POST …/reviews` takes them."""
+def fix_files(view: ReviewView, diff: DiffIndex) -> tuple[str, ...]:
+    """The files whose head text the fixes of commentable kept findings need, sorted."""
+    wanted: set[str] = set()
+    for finding in view.kept:
+        if finding.fixes and target_for(finding, diff) is not None:
+            wanted.update(finding.fixes[0].files)
+    return tuple(sorted(wanted))
+
+
+def review_comments(
+    placement: Placement, texts: Mapping[str, FileText] = _NO_TEXTS
+) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...]]:
+    """The inline comments of a placement, as `POST …/reviews` takes them, and how each
+    comment with a fix showed it (`texts`: the files' text at the head commit)."""
     comments: list[dict[str, Any]] = []
+    shown: list[str] = []
     for target in placement.inline:
+        first = target.start_line or target.line
+        fix = show_fix(target.finding.fixes, target.path, first, target.line, texts)
+        if fix is not None:
+            shown.append(fix.kind)
         comment: dict[str, Any] = {
             "path": target.path,
             "line": target.line,
             "side": "RIGHT",
-            "body": inline_comment_body(target.finding),
+            "body": inline_comment_body(target.finding, fix=fix.markdown if fix else ""),
         }
         if target.start_line is not None:
             comment["start_line"] = target.start_line
             comment["start_side"] = "RIGHT"
         comments.append(comment)
-    return tuple(comments)
+    return tuple(comments), tuple(shown)
 
 
 def plan_review(
@@ -64,11 +88,12 @@ def plan_review(
     started_at: str | None = None,
     head_now: str | None = None,
     posted: Set[tuple[str, str]] | None = None,
+    texts: Mapping[str, FileText] = _NO_TEXTS,
 ) -> ReviewPlan:
     """Place the in-scope kept findings and decide what (if anything) to post.
 
-    `posted` is what riverbed's open review threads show (else read from `earlier_comments`).
-    """
+    `posted` is what riverbed's open review threads show (else read from `earlier_comments`);
+    `texts` the head commit's text of the files `fix_files` names, for the tools' fixes."""
     kept = view.kept
     state = review_state(phase, [f.fingerprint for f in kept], [s.id for s in view.suppressions])
     if not post_review:
@@ -109,7 +134,8 @@ def plan_review(
             list_all=True,
         )
     body = render_review_body(view, placement, state, max_inline=max_inline)
-    return ReviewPlan(placement, state, max_inline, body, review_comments(placement))
+    comments, shown = review_comments(placement, texts)
+    return ReviewPlan(placement, state, max_inline, body, comments, fixes_shown=shown)
 
 
 def body_only(plan: ReviewPlan, view: ReviewView) -> ReviewPlan:
@@ -118,4 +144,4 @@ def body_only(plan: ReviewPlan, view: ReviewView) -> ReviewPlan:
     moved = tuple(t.finding for t in old.inline)
     placement = Placement((), old.outside_diff + moved, old.over_cap, old.already_posted)
     body = render_review_body(view, placement, plan.state, max_inline=plan.max_inline)
-    return replace(plan, placement=placement, body=body, comments=())
+    return replace(plan, placement=placement, body=body, comments=(), fixes_shown=())

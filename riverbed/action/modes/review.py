@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from riverbed.action.context import ActionContext
+from riverbed.action.fix_texts import head_texts
 from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.restore import Restored, trust_check
 from riverbed.action.review_change import check_empty, check_paths, pull_change
@@ -47,7 +48,8 @@ from riverbed.pr_review import (
     render_job_summary,
     review_view,
 )
-from riverbed.pr_review.plan import ReviewPlan, plan_review
+from riverbed.pr_review.plan import ReviewPlan, fix_files, plan_review
+from riverbed.pr_review.suggest import FileText
 from riverbed.text import inline as md
 from riverbed.text import plural
 
@@ -143,6 +145,7 @@ def _write_outputs(context: ActionContext, result: ReviewResult) -> tuple[Path, 
 
 def _plan(
     client: GitHubClient,
+    workspace: Path,
     *,
     pull: PullRef,
     view: ReviewView,
@@ -157,9 +160,14 @@ def _plan(
     plan = threads.plan if threads else None
     if inputs.post_review and plan is None:  # threads unread: the REST comments say
         comments = _posted(list_review_comments(client, pull.number))
-    return plan_review(
+    diff = diff_index(change)
+    texts: dict[str, FileText] = {}
+    note = None
+    if inputs.post_review:
+        texts, note = head_texts(client, workspace, fix_files(view, diff), pull.head_sha)
+    planned = plan_review(
         view,
-        diff_index(change),
+        diff,
         phase=inputs.phase,
         max_inline=inputs.max_inline_comments,
         post_review=inputs.post_review,
@@ -168,7 +176,9 @@ def _plan(
         started_at=pull.head_sha,
         head_now=live.head_sha,
         posted=plan.posted if plan else None,
+        texts=texts,
     )
+    return replace(planned, notes=(note,)) if note else planned
 
 
 def _post(
@@ -193,6 +203,7 @@ def _post(
         )
     plan = _plan(
         client,
+        context.config.workspace,
         pull=pull,
         view=view,
         inputs=inputs,

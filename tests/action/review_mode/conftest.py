@@ -263,3 +263,12 @@ def realworld(gh: FakeGitHub, tmp_path: Path) -> Iterator[ReviewSite]:
     shutil.copytree(REALWORLD / "h11-0.9.0", review_site.workspace)
     yield review_site
     assert gh.schema_problems == []
+
+
+@pytest.fixture
+def bare_site(gh: FakeGitHub, tmp_path: Path) -> Iterator[ReviewSite]:
+    """An empty workspace and no pull request yet: the test builds both."""
+    review_site = ReviewSite(gh, tmp_path)
+    review_site.workspace.mkdir()
+    yield review_site
+    assert gh.schema_problems == []
