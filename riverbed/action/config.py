@@ -51,6 +51,7 @@ INPUT_DEFAULTS: Mapping[str, str] = types.MappingProxyType(
         "findings": "",
         "archive-after-days": "180",
         "import-code-scanning": "false",
+        "reactions-feedback": "true",
     }
 )
 MAX_RETENTION_DAYS = 400

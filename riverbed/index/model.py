@@ -132,6 +132,7 @@ class Context(TypedDict, total=False):
     runsDropped: int
     runNumber: int
     suppressionRuns: dict[str, dict[str, int]]
+    signals: list[dict[str, Any]]
     # eval_result (evals/entries.py)
     suite: str
     attempt: str

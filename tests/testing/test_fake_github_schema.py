@@ -122,6 +122,16 @@ def test_every_endpoint_over_plain_http_validates(
     assert http.patch(f"{repo_url}/pulls/comments/{first}", json={"body": "b"}).status_code == 200
     plus = http.post(f"{repo_url}/pulls/comments/{first}/reactions", json={"content": "+1"})
     assert plus.status_code == 201
+    listed = http.get(f"{repo_url}/pulls/comments/{first}/reactions").json()
+    assert [(r["content"], r["user"]["login"]) for r in listed] == [("+1", gh.bot_login)]
+    every = http.get(
+        f"{repo_url}/pulls/comments", params={"sort": "updated", "direction": "desc"}
+    ).json()
+    of_pull = http.get(f"{repo_url}/pulls/{pull}/comments").json()
+    assert sorted(c["id"] for c in every) == sorted(c["id"] for c in of_pull)
+    assert [c["updated_at"] for c in every] == sorted(
+        (c["updated_at"] for c in every), reverse=True
+    )
 
     made = http.post(f"{repo_url}/issues", json={"title": "t", "body": "b", "labels": ["riverbed"]})
     assert made.status_code == 201 and made.json()["labels"][0]["name"] == "riverbed"
@@ -213,6 +223,9 @@ def test_every_endpoint_through_pygithub_validates(
     fetched = pr.get_review_comment(inline[0].id)
     fetched.edit("edited")
     assert fetched.create_reaction("rocket").content == "rocket"
+    assert [r.content for r in fetched.get_reactions()] == ["rocket"]
+    every = list(repo.get_pulls_review_comments(sort="updated", direction="desc"))
+    assert {c.id for c in every} == {c.id for c in pr.get_review_comments()}
 
     assert gh.schema_problems == []
     assert covered(gh, openapi) == openapi.operation_ids

@@ -1,5 +1,5 @@
 """Mode `expire` (schedule): restore → expire → compact → (opt-in) import code scanning
-dismissals → learn → stage; then (opt-in) issues."""
+dismissals → reactions as feedback → learn → stage; then (opt-in) issues."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from riverbed.action.context import ActionContext
 from riverbed.action.learning_job import issues_summary, learn
 from riverbed.action.memory_job import AppendOutcome, run_memory_job, write_outputs
 from riverbed.action.modes import FunctionMode, Mode
+from riverbed.action.reactions_job import reactions_step, reactions_wanted
 from riverbed.action.summary import render_summary
 from riverbed.errors import ActionConfigError
 from riverbed.index.compaction import MAX_ARCHIVE_AFTER_DAYS
@@ -30,11 +31,12 @@ def archive_after_days(context: ActionContext) -> int:
 def import_then_learn(context: ActionContext, work: Path) -> AppendOutcome:
     """Import code scanning dismissals (when asked), then learn from the memory that results."""
     imported = import_step(context, work)
+    reacted = reactions_step(context, work)
     learned = learn(context, work)
     return AppendOutcome(
-        appended=learned.appended,
+        appended=(*reacted.appended, *learned.appended),
         unchanged=learned.unchanged,
-        markdown=imported.markdown + "\n" + learned.markdown,
+        markdown=imported.markdown + "\n" + reacted.markdown + "\n" + learned.markdown,
         outputs=learned.outputs,
         regressions=learned.regressions,
     )
@@ -44,6 +46,7 @@ def run(context: ActionContext) -> int:
     """Run expire mode; returns the exit code."""
     days = archive_after_days(context)
     import_wanted(context.config)  # a bad value fails before anything is restored or written
+    reactions_wanted(context.config)
     report = run_memory_job(
         context, mode="expire", append=import_then_learn, compact_after_days=days
     )

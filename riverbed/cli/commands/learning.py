@@ -19,7 +19,7 @@ from riverbed.memory.learning.model import (
     DEFAULT_TOLERANCE,
     Thresholds,
 )
-from riverbed.text import plural
+from riverbed.text import plural, terminal
 
 
 def add_threshold_options(p: Any) -> None:
@@ -71,6 +71,12 @@ def _cmd_insights(args: argparse.Namespace, context: Context) -> int:
     from riverbed.memory.learning.candidate_store import write_candidates
     from riverbed.memory.learning.candidates import offer_states
     from riverbed.memory.learning.render import render_markdown, render_text
+    from riverbed.memory.reaction_feedback import (
+        feedback_by_rule,
+        feedback_candidates,
+        feedback_text,
+        recorded_signals,
+    )
 
     thresholds = thresholds_from(args)
     now = parse_now(args.now)
@@ -84,15 +90,19 @@ def _cmd_insights(args: argparse.Namespace, context: Context) -> int:
         insights = analyze_memory(index, now=now, thresholds=thresholds)
         states = offer_states(index, insights)
     dead = dead_suppressions(index)
+    signals = recorded_signals(index)
     if context.as_json:
         data = {"path": str(context.index_path), **insights.as_dict(), "candidates": states}
         data["deadSuppressions"] = dead.to_dict()
+        data["feedback"] = feedback_by_rule(signals)
+        data["feedbackCandidates"] = feedback_candidates(signals)
         if written is not None:
             data["written"] = written
         emit_json(data)
         return 0
     print(render_markdown(insights, states) if args.markdown else render_text(insights, states))
     print(dead_text(dead, markdown=args.markdown))
+    print(terminal(feedback_text(signals)))
     if written is not None:
         count = len(written["written"])
         print(f"\nwrote {plural(count, 'promotion candidate')} to {context.index_path}", end="")

@@ -39,6 +39,7 @@ from riverbed.testing.github.issue_routes import IssueRoutes
 from riverbed.testing.github.objects import Site, basic_error
 from riverbed.testing.github.paging import Response, json_response
 from riverbed.testing.github.pull_state import PullState
+from riverbed.testing.github.reaction_routes import ReactionRoutes
 from riverbed.testing.github.routes import BadRequest, ReadRoutes, compile_routes, not_found
 from riverbed.testing.github.write_routes import WriteRoutes
 
@@ -119,6 +120,7 @@ class FakeGitHub(PullState):
         self.contents = ContentRoutes(site)
         #: Code scanning alerts (`add_alert`, `dismiss`, `reopen`, `fix`).
         self.code_scanning = CodeScanningRoutes(site, self.user, clock)
+        self._reactions = ReactionRoutes(self)
         #: Other repositories served on this host (`add_sibling`), by their `/repos/o/r`.
         self._siblings: dict[str, FakeGitHub] = {}
         self._routes = compile_routes(self._route_table())
@@ -342,7 +344,9 @@ class FakeGitHub(PullState):
             ("POST", "/pulls/{n}/reviews", w.create_review),
             ("GET", "/pulls/{n}/comments", r.pull_comments),
             ("POST", "/pulls/{n}/comments/{id}/replies", w.reply),
+            ("GET", "/pulls/comments", self._reactions.list_repo_review_comments),
             ("GET", "/pulls/comments/{id}", r.review_comment),
+            ("GET", "/pulls/comments/{id}/reactions", self._reactions.list_reactions),
             ("PATCH", "/pulls/comments/{id}", w.update_review_comment),
             ("POST", "/pulls/comments/{id}/reactions", w.react_review_comment),
         ]
