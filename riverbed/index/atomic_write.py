@@ -7,6 +7,7 @@ import contextlib
 import errno
 import os
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -75,10 +76,14 @@ def write_pieces_atomic(
         if meanwhile is None:
             _write_synced(fd, pieces)
         else:
+            dropped = threading.Event()  # a refusal meanwhile: the temp file needs no fsync
             with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-                written = pool.submit(_write_synced, fd, pieces)
+                written = pool.submit(_write_synced, fd, pieces, dropped)
                 try:
                     meanwhile()
+                except BaseException:
+                    dropped.set()
+                    raise
                 finally:
                     concurrent.futures.wait([written])
                 written.result()
@@ -94,10 +99,13 @@ def write_pieces_atomic(
                 os.unlink(temp_name)
 
 
-def _write_synced(fd: int, pieces: Sequence[Buffer]) -> None:
+def _write_synced(
+    fd: int, pieces: Sequence[Buffer], dropped: threading.Event | None = None
+) -> None:
     try:
         _write_all(fd, [memoryview(piece).cast("B") for piece in pieces if len(piece)])
-        os.fsync(fd)
+        if dropped is None or not dropped.is_set():
+            os.fsync(fd)
     finally:
         os.close(fd)
 

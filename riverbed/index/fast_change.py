@@ -16,14 +16,23 @@ from riverbed.index.write_checks import check_entries_written
 if TYPE_CHECKING:
     from riverbed.index.storage import Held
 
-#: A fast change: from the file's bytes, None (take the full path) or (the new contents as
-#: pieces, or None when nothing changed; how many leading bytes they keep; the result; the
-#: (old, new) entries added or altered). It is pure: its answer is used only on proven bytes.
-FastChange = Callable[[bytes], "tuple[Pieces | None, int, Any, list[tuple[Any, Any]]] | None"]
+#: A fast change: from the file's bytes (and whether it may guess, below), None (take the
+#: full path) or (the new contents as pieces, or None when nothing changed; how many leading
+#: bytes they keep; the result; the (old, new) entries added or altered; a check of its
+#: guess, or None). A change may guess what a slow search will find, so that the search runs
+#: beside the write: the check runs before the new contents replace the old, and when it
+#: answers False they are dropped and the change is asked again, not to guess. It is pure:
+#: its answer is used only on proven bytes.
+FastChange = Callable[[bytes, bool], "FastOutcome | None"]
+FastOutcome = tuple["Pieces | None", int, Any, "list[tuple[Any, Any]]", "Callable[[], bool] | None"]
 
 
 class _Unproven(Exception):
     """The old bytes are not contents riverbed proved: the new ones are not installed."""
+
+
+class _Misguessed(Exception):
+    """A fast change's guess was wrong: the new contents are not installed."""
 
 
 def try_fast(
@@ -41,12 +50,18 @@ def try_fast(
 
 
 def _apply(
-    held: Held, data: bytes, fast: FastChange, path: Path, hashed: Callable[[], Hashed]
+    held: Held,
+    data: bytes,
+    fast: FastChange,
+    path: Path,
+    hashed: Callable[[], Hashed],
+    *,
+    guess: bool = True,
 ) -> tuple[bool, Any, Hashed]:
     try:
         # Like a load, a fast change parses many small objects and keeps them: no GC passes.
         with collector_paused(promote=True):
-            outcome = fast(data)
+            outcome = fast(data, guess)
     except RiverbedError:
         # A refusal counts only on bytes the splice may trust; else the full path decides.
         if held.known(hashed().hexdigest):
@@ -54,25 +69,29 @@ def _apply(
         return False, None, hashed()
     if outcome is None:
         return False, None, hashed()
-    pieces, same, result, written = outcome
+    pieces, same, result, written, guessed = outcome
     if pieces is None:
         return held.known(hashed().hexdigest), result, hashed()
     digests: list[str] = []
 
     def prove_and_check() -> None:
         # The new contents are written and synced in a thread meanwhile (that I/O needs no
-        # interpreter lock), so the hash of the old ones costs no time of its own; if they
-        # are not proven, or an entry is refused, the temp file goes and nothing is replaced.
+        # interpreter lock), and so is the hash of the old ones (hashlib drops the lock too):
+        # if the guess was wrong, the old bytes are not proven or an entry is refused, the
+        # temp file goes and nothing is replaced.
+        if guessed is not None and not guessed():
+            raise _Misguessed
         proof = hashed()
         if not held.known(proof.hexdigest):
             raise _Unproven
         check_entries_written(written)
-        # hashlib drops the interpreter lock too: the new digest runs beside the write.
         digests.append(proof.digest_of(pieces, same))
 
     try:
         atomic_write.write_pieces_atomic(path, pieces, what="the index", meanwhile=prove_and_check)
     except _Unproven:
         return False, None, hashed()
+    except _Misguessed:
+        return _apply(held, data, fast, path, hashed, guess=False)
     held.note_digest(digests[0])
     return True, result, hashed()

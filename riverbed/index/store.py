@@ -17,6 +17,7 @@ from riverbed.index.dates import (
     unparseable_expiry_warning,
     utc_now,
 )
+from riverbed.index.fast_change import FastOutcome
 from riverbed.index.jsonbytes import loads
 from riverbed.index.lifecycle import ExpireReport
 from riverbed.index.model import INDEX_VERSION, Entry, Index
@@ -34,8 +35,6 @@ PathLike = str | os.PathLike[str]
 #: Up to this many ids an append looks each up in the file's bytes; for more, one scan of
 #: the file collects every id (it costs about as much as this many look-ups).
 _SEARCHED_BATCH = 4
-#: What an in-place append returns to the update path (see storage.FastChange).
-_Spliced = tuple[splice.Pieces | None, int, "AppendReport", list[tuple[None, Entry]]]
 
 
 @dataclass(frozen=True)
@@ -132,25 +131,46 @@ def append_entries(
             new_index["generatedAt"] = format_timestamp(moment)
         return new_index, True, report
 
-    def fast(data: bytes) -> _Spliced | None:
+    def fast(data: bytes, guess: bool) -> FastOutcome | None:
         # An index carrying `generatedAt` needs it refreshed: the full path does that.
         if splice.top_level_key(data, "generatedAt"):
             return None
+        ids = {entry["id"] for entry in batch}
+        if guess:
+            # Appended ids are new as a rule: the entries are written as if none were taken,
+            # and the search for them (a scan of the whole file) runs beside that write.
+            return _spliced(
+                data, *_sort_batch(batch, lambda _id: None), lambda: _none_in(data, ids)
+            )
         try:
-            existing = _existing_in(data, {entry["id"] for entry in batch})
+            existing = _existing_in(data, ids)
         except (ValueError, TypeError):  # bytes not laid out as proven ones are
             return None
-        added, report = _sort_batch(batch, existing.get)
-        if not added:
-            return None, 0, report, []
-        spliced = splice.append(data, added)
-        if spliced is None:
-            return None
-        pieces, same = spliced
-        return pieces, same, report, [(None, e) for e in added]
+        return _spliced(data, *_sort_batch(batch, existing.get), None)
 
     result: AppendReport = update_index(Path(path), change, fast=fast)
     return result
+
+
+def _spliced(
+    data: bytes, added: list[Entry], report: AppendReport, guessed: Callable[[], bool] | None
+) -> FastOutcome | None:
+    """The fast change appending `added` to `data` (see `storage.update_index`)."""
+    if not added:
+        return None, 0, report, [], None
+    spliced = splice.append(data, added)
+    if spliced is None:
+        return None
+    pieces, same = spliced
+    return pieces, same, report, [(None, e) for e in added], guessed
+
+
+def _none_in(data: bytes, ids: set[str]) -> bool:
+    """Whether no entry of the index bytes `data` has one of `ids` (False: look closer)."""
+    try:
+        return not _existing_in(data, ids)
+    except (ValueError, TypeError):
+        return False
 
 
 def _existing_in(data: bytes, ids: set[str]) -> dict[str, Entry]:
@@ -243,9 +263,7 @@ def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireRepo
         new_index, report = lifecycle.expire(index, moment)
         return new_index, bool(report.archived), report
 
-    def fast(
-        data: bytes,
-    ) -> tuple[splice.Pieces | None, int, ExpireReport, list[tuple[Entry, Entry]]]:
+    def fast(data: bytes, _guess: bool) -> FastOutcome:
         # Only entries carrying an expiry can expire or warn: parse those alone, apply the
         # same rule to them, and swap in the bytes of the ones it archives.
         spans = splice.entries_with_expiry(data)
@@ -263,13 +281,13 @@ def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireRepo
             if new is not old
         ]
         if not pairs:
-            return None, 0, report, []
+            return None, 0, report, [], None
         pieces = splice.archive_many(data, pairs)
         # Archiving by expiry gives every entry the same two values (status "archived" and one
         # `updatedAt` stamp) and changes nothing else, so the write check of one archived
         # entry is the check of them all (tests/index/test_expire_edit_shape.py holds this).
         _, first_old, first_new = pairs[0]
-        return pieces, pairs[0][0][0], report, [(first_old, first_new)]
+        return pieces, pairs[0][0][0], report, [(first_old, first_new)], None
 
     report: ExpireReport = update_index(Path(path), change, fast=fast)
     return report

@@ -119,6 +119,9 @@ def test_the_duplicate_id_check_over_bytes_is_exact(index_path: Path, parses: li
     same = entry(odd)
     assert append_entries(index_path, [dict(reversed(list(same.items())))]).unchanged == (odd,)
     assert index_path.read_bytes() == before and index_path.stat().st_mtime_ns == mtime
+    # Both were first written as if the id were new (the search runs beside the write): the
+    # temp files of those guesses are gone.
+    assert not list(index_path.parent.glob(f".{index_path.name}.*.tmp"))
     # A prefix of an existing id, and an id that only appears nested or in text, are free.
     append_entries(index_path, [entry("dup-a"), entry("x"), entry("dup-")])
     ids = [e["id"] for e in json.loads(index_path.read_bytes())["entries"]]
