@@ -4,7 +4,7 @@
 uses (repository, artifacts with a 302 download to a separate "storage" host, workflow
 runs, pull requests and their files, reviews, review and issue comments, reactions,
 collaborator permissions, issues opened/updated/listed by the token's identity, code
-scanning alerts) from
+scanning alerts, and on `POST /graphql` the review-thread queries and mutations) from
 in-memory state that tests set up and inspect. Responses
 follow GitHub's documented schemas; validation, pagination and errors imitate GitHub's
 documented behaviour, but anything not listed in docs/TESTING.md is not imitated.
