@@ -209,3 +209,17 @@ def test_any_fixes_value_never_loses_the_finding(fixes: Any) -> None:
         assert fix.edits and all(
             e.start_line >= 1 and e.end_line >= e.start_line for e in fix.edits
         )
+
+
+def test_semgrep_fixed_lines_are_read_as_whole_lines() -> None:
+    # Semgrep's insertedContent is the whole fixed lines; its deletedRegion is only the match.
+    notes: list[str] = []
+    _fmt, found = read_findings_file(
+        REAL / "semgrep-autofix/semgrep-1.185.0-autofix.sarif", on_warning=notes.append
+    )
+    assert [f.fixes[0].edits for f in found] == [
+        (Edit("src/fetch.py", 6, None, 9, None, "    response = requests.get(url, timeout=10)"),),
+        (Edit("src/fetch.py", 10, None, 10, None, "    return yaml.safe_load(response.text)"),),
+        (Edit("src/fetch.py", 14, None, 14, None, "    return (value is None)"),),
+    ]
+    assert notes == []

@@ -32,7 +32,7 @@ def _inserted(w: Walker, replacement: dict[str, Any], path: str) -> str:
     return text
 
 
-def _edit(w: Walker, file: str, raw: Any, path: str) -> Edit:
+def _edit(w: Walker, file: str, raw: Any, path: str, *, whole_lines: bool) -> Edit:
     replacement = w.obj(raw, path)
     where = f"{path}.deletedRegion"
     region = w.obj(replacement.get("deletedRegion"), where)
@@ -43,13 +43,18 @@ def _edit(w: Walker, file: str, raw: Any, path: str) -> Edit:
     end_line, end_col = position(
         w, {**region, "endLine": end_line}, where, line="endLine", column="endColumn"
     )
-    edit = Edit(file, start_line, start_col, end_line, end_col, _inserted(w, replacement, path))
-    return checked_edit(w, edit, where)
+    text = _inserted(w, replacement, path)
+    if whole_lines:
+        start_col = end_col = None
+    return checked_edit(w, Edit(file, start_line, start_col, end_line, end_col, text), where)
 
 
 def _fix(w: Walker, run: Run, raw: Any, path: str, column_kind: Any) -> Fix:
     fix = w.obj(raw, path)
     columns = column_unit(w, column_kind, run.path)
+    # Semgrep writes the fixed lines, whole, as insertedContent, and the match (columns
+    # and all) as deletedRegion (its SARIF formatter's `fixed_lines`): read as whole lines.
+    whole_lines = run.tool.lower().startswith("semgrep")
     edits: list[Edit] = []
     changes = w.array(fix.get("artifactChanges"), f"{path}.artifactChanges")
     for n, change_raw in enumerate(changes):
@@ -61,7 +66,9 @@ def _fix(w: Walker, run: Run, raw: Any, path: str, column_kind: Any) -> Fix:
             w.fail(f"{where}.artifactLocation", "names no file (no uri, no artifact index)")
         replacements = w.array(change.get("replacements"), f"{where}.replacements")
         for m, item in enumerate(replacements):
-            edits.append(_edit(w, file, item, f"{where}.replacements[{m}]"))
+            edits.append(
+                _edit(w, file, item, f"{where}.replacements[{m}]", whole_lines=whole_lines)
+            )
     if not edits:
         w.fail(f"{path}.artifactChanges", "the fix changes nothing")
     described = fix.get("description")

@@ -274,3 +274,45 @@ def test_a_huge_fix_is_named_not_cut(sample: Any) -> None:
         "the 6,000 a comment shows." in unescape_markdown(body)
     )
     assert "xxxxxxxxxx" not in body and len(body) < 5000
+
+
+SEMGREP = REAL / "semgrep-autofix"
+
+
+@pytest.fixture
+def semgrep_site(bare_site: Any) -> Any:
+    """PR #7 adds src/fetch.py; Semgrep 1.185.0's SARIF with autofixes for it is beside it."""
+    site = bare_site
+    site.inputs["findings"] = "semgrep.sarif"
+    (site.workspace / "README.md").write_text("sample\n")
+    site.commit_base("base")
+    (site.workspace / "src").mkdir()
+    (site.workspace / "src/fetch.py").write_bytes((SEMGREP / "fetch.py.txt").read_bytes())
+    site.git("checkout", "-q", "-b", "feature")
+    site.git("add", "-A")
+    site.git("commit", "-q", "-m", "add fetch.py")
+    site.head_sha = site.git("rev-parse", "HEAD").strip()
+    text = site.git("diff", "--no-color", "main...HEAD", "--", "src/fetch.py")
+    patch = {"filename": "src/fetch.py", "status": "added", "patch": text[text.index("@@") :]}
+    site.gh.add_pull(7, site.head_sha, files=[patch])
+    sarif = (SEMGREP / "semgrep-1.185.0-autofix.sarif").read_bytes()
+    (site.workspace / "semgrep.sarif").write_bytes(sarif)
+    return site
+
+
+def test_semgrep_autofixes_committed_as_suggested_give_semgrep_s_own_autofix(
+    semgrep_site: Any,
+) -> None:
+    run = semgrep_site.run()
+    assert run.code == 0, run.stderr + run.stdout
+    lines = (SEMGREP / "fetch.py.txt").read_text().split("\n")
+    comments = posted(semgrep_site)
+    ranges = sorted((c.get("start_line", c["line"]), c["line"], c["body"]) for c in comments)
+    assert [(first, last) for first, last, _ in ranges] == [(6, 9), (10, 10), (14, 14)]
+    # Commit every suggestion, as GitHub does (bottom up: each replaces its commented lines).
+    for first, last, body in reversed(ranges):
+        found = block(body, "suggestion")
+        assert found is not None, body
+        lines[first - 1 : last] = found[0]
+    assert "\n".join(lines) == (SEMGREP / "fetch.autofixed.py.txt").read_text()
+    assert "3 suggested changes, 0 diffs, 0 not shown" in run.summary
