@@ -65,6 +65,9 @@ def stand_in(state: DemoState) -> FakeGitHub:
             }
         )
     gh.add_pull(demo_pull.number, HEAD_SHA, files=files, user=AUTHOR, title=demo_pull.title)
+    for path in demo_pull.files:
+        # The head commit's files, as GitHub serves them: a tool's fix becomes a suggestion.
+        gh.contents.add_file(path, source_text(demo_pull, path).encode("utf-8"), ref=HEAD_SHA)
     gh.set_permission(MAINTAINER, "write")
     state.carry["gh"] = gh
     return gh

@@ -98,8 +98,11 @@ def run_mode(
     repository: str,
     repository_id: int,
     inputs: Mapping[str, str] | None = None,
+    extra_env: Mapping[str, str] | None = None,
 ) -> ActionRun:
-    """One action run in `run_dir`; when it stages memory, upload it as the composite would."""
+    """One action run in `run_dir`; when it stages memory, upload it as the composite would.
+
+    `extra_env` adds runner variables (GITHUB_SHA, GITHUB_REF_NAME) a story needs."""
     # The runner creates the folders and the output and summary files before a step starts.
     paths = RunnerPaths.under(run_dir, workspace=workspace)
     paths.write_event(payload)
@@ -114,6 +117,7 @@ def run_mode(
             repository_id=repository_id,
             inputs={"mode": mode, **(inputs or {})},
         ),
+        **(extra_env or {}),
     }
     code, outputs, log = run_entrypoint(env, now=now)
     (run_dir / "log.txt").write_text(log, encoding="utf-8")

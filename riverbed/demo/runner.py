@@ -74,6 +74,7 @@ def run_demo(
 ) -> Story:
     """Play the whole story; a throwaway directory is removed afterwards unless `keep`."""
     from riverbed.demo.act_action import ACT_TWO, stand_in
+    from riverbed.demo.act_history import ACT_FOUR
     from riverbed.demo.act_learning import ACT_THREE
     from riverbed.demo.act_memory import ACT_ONE
     from riverbed.index.dates import utc_now
@@ -84,7 +85,8 @@ def run_demo(
     start = moment.replace(hour=0, minute=0, second=0, microsecond=0)
     state = DemoState(root=root, timeline=Timeline(start), kept=keep or not throwaway)
     try:
-        acts = [(ACT_ONE, _no_setup), (ACT_TWO, stand_in), (ACT_THREE, _no_setup)]
+        # Act 2 goes on with the same stand-in: history, threads, suggestions, reactions.
+        acts = [(ACT_ONE, _no_setup), (ACT_TWO + ACT_FOUR, stand_in), (ACT_THREE, _no_setup)]
         steps, failure = run_steps(state, acts)
     finally:
         if throwaway and not keep:

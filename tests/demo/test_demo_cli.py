@@ -58,9 +58,12 @@ def test_the_demo_finishes_every_step_and_cleans_up(story: dict[str, Any]) -> No
         "action-comment",
         "action-review-again",
         "action-expire",
+        "history-back",
+        "thread-resolved",
+        "reactions-candidate",
         "learn",
     ]
-    assert [s["number"] for s in story["steps"]] == list(range(1, 15))
+    assert [s["number"] for s in story["steps"]] == list(range(1, 18))
     assert "removed afterwards" in story["directory"]
     assert not Path(story["directory"].split(" ")[0]).exists()
 
@@ -209,3 +212,15 @@ def test_a_non_empty_dir_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "not empty" in done.stderr and "Traceback" not in done.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+
+
+def test_the_conversation_follows_the_code(story: dict[str, Any]) -> None:
+    """Issue 29's story: back after a fix on main, a resolved thread, a suggestion, a 👎."""
+    back = _facts(story, "history-back")
+    assert back["back"] and all(f"fixed in `{back['fixedIn']}`" in line for line in back["back"])
+    thread = _facts(story, "thread-resolved")
+    assert thread["resolved"] == 1 and thread["reply"].splitlines()[-1].startswith("Fixed in ")
+    assert thread["suggestion"].strip() == "if cart is None:"
+    candidate = _facts(story, "reactions-candidate")["candidate"]
+    assert candidate["ruleId"] == "F401" and len(candidate["evidence"]) == 3
+    assert "drive-by" not in {e["user"] for e in candidate["evidence"]}
