@@ -9,10 +9,10 @@ from riverbed.action.config import ActionConfig
 from riverbed.action.context import ActionContext
 from riverbed.action.memory_job import AppendOutcome
 from riverbed.errors import ActionConfigError, GitHubError
-from riverbed.github.code_scanning import list_alerts
+from riverbed.github.code_scanning import GitHubAlertSource
 from riverbed.memory.record_code_scanning import (
     ImportReport,
-    import_code_scanning,
+    run_import,
     skipped_lines,
     summary_line,
 )
@@ -73,20 +73,20 @@ def import_step(context: ActionContext, work: Path) -> AppendOutcome:
         return AppendOutcome(markdown=f"{HEADING}\n\nNot imported (input `{INPUT}` is false).\n")
     runner = context.runner
     with runner.group("riverbed: import code scanning dismissals"):
+        source = GitHubAlertSource(context.github())
         try:
-            listing = list_alerts(context.github())
+            report = run_import(
+                work,
+                source,
+                repository=context.config.repository,
+                author=AUTHOR,
+                now=context.now,
+            )
         except GitHubError as exc:
             message = f"riverbed could not import code scanning dismissals: {exc}"
             runner.warning(message)
             return AppendOutcome(markdown=f"{HEADING}\n\nNot imported: {inline(str(exc), 800)}\n")
-        runner.info(f"read {listing.pages} page(s) of code scanning alerts")
-        report = import_code_scanning(
-            work,
-            listing.by_state,
-            repository=context.config.repository,
-            author=AUTHOR,
-            now=context.now,
-        )
+        runner.info(f"{source.requests} request(s) to the code scanning API")
         runner.info(summary_line(report))
         for line in skipped_lines(report):
             runner.info(line)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -51,6 +52,31 @@ def _parse_all(
     return [a for a in alerts if a.number not in moving], skipped
 
 
+#: Why an alert GitHub no longer has (404) revokes nothing.
+GONE = (
+    "the alert no longer exists in code scanning (its analysis was deleted?); the "
+    "suppression imported from it stays: revoke it with `riverbed revoke ID` if the "
+    "decision no longer holds"
+)
+
+
+def alerts_to_look_up(
+    index: Index, by_state: Mapping[str, Sequence[Any]], *, repository: str, now: datetime
+) -> list[int]:
+    """Alerts an imported suppression in effect came from that no listing holds (their
+    state is read one by one: a dismissal withdrawn, then fixed, is no longer listed)."""
+    listed = {
+        raw.get("number") for raws in by_state.values() for raw in raws if isinstance(raw, dict)
+    }
+    tail = re.compile(rf"/{re.escape(repository.lower())}/security/code-scanning/([0-9]{{1,9}})$")
+    numbers = set()
+    for link in linked_suppressions(index, now):  # lower-cased links
+        found = tail.search(link)
+        if found is not None:
+            numbers.add(int(found.group(1)))
+    return sorted(numbers - listed)
+
+
 def plan_import(
     index: Index,
     by_state: Mapping[str, Sequence[Any]],
@@ -58,9 +84,14 @@ def plan_import(
     repository: str,
     author: str,
     now: datetime,
+    gone: Sequence[int] = (),
 ) -> ImportPlan:
-    """What importing these alerts does to `index`: adds, ones already present, revocations."""
+    """What importing these alerts does to `index`: adds, ones already present, revocations.
+
+    `gone` are alerts an imported suppression came from that GitHub no longer has: their
+    suppressions stay (nothing says the decision was withdrawn) and each is reported."""
     alerts, skipped = _parse_all(by_state, repository)
+    skipped += [Skipped(number, GONE) for number in gone]
     by_id = {e["id"]: e for e in index["entries"]}
     revoked = revoked_ids(index)
     linked = linked_suppressions(index, now)
@@ -71,8 +102,8 @@ def plan_import(
         mine = linked.get(alert.link.lower(), [])
         if alert.state != "dismissed":
             why = (
-                f"code scanning alert {alert.number} is {alert.state} again: its dismissal was "
-                f"withdrawn ({alert.link})"
+                f"code scanning alert {alert.number} is {alert.state}, no longer dismissed: its "
+                f"dismissal was withdrawn ({alert.link})"
             )
             revoke += [Revocation(str(e["id"]), alert.number, why) for e in mine]
             continue

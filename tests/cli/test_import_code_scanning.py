@@ -62,7 +62,8 @@ def test_each_dismissed_reason_maps_and_keeps_comment_person_link(
         0,
         0,
     )
-    assert report["alerts"] == {"dismissed": 3, "open": 1, "fixed": 1}
+    assert report["alerts"] == {"dismissed": 3, "open": 1}  # fixed: read only when needed
+    assert gh.requests_to(r"/code-scanning/alerts/\d+$") == []
     written = {context(e)["match"]["ruleId"]: e for e in entries(index, "suppression")}
     expected = {
         "py/path-injection": ("false_positive", "src/app.py", "alice", "input is a constant", "fp"),
@@ -106,7 +107,7 @@ def test_a_reopened_alert_revokes_its_suppression_once(gh: FakeGitHub, index: Pa
     assert result["revokedIds"] == [weak["id"]]
     revocations = entries(index, "resurface")
     assert [context(r)["suppressionId"] for r in revocations] == [weak["id"]]
-    assert f"alert {numbers['wf']} is open again" in revocations[0]["content"]
+    assert f"alert {numbers['wf']} is open, no longer dismissed" in revocations[0]["content"]
     before = index.read_bytes()
     assert json.loads(run_import(gh, index, "--json").stdout)["revoked"] == 0
     assert index.read_bytes() == before
@@ -196,7 +197,7 @@ def test_missing_token_or_repository_refuses(index: Path) -> None:
 def test_no_alerts_says_so(gh: FakeGitHub, index: Path) -> None:
     result = run_import(gh, index)
     assert "added 0, already present 0, revoked 0, skipped 0" in result.stdout
-    assert "alerts read: 0 dismissed, 0 open, 0 fixed" in result.stdout
+    assert "alerts read: 0 dismissed, 0 open)" in result.stdout
 
 
 def test_outsider_text_stays_data_and_never_widens_scope(index: Path) -> None:
@@ -229,3 +230,25 @@ def test_outsider_text_stays_data_and_never_widens_scope(index: Path) -> None:
     loud_entry = next(e for e in entries(index, "suppression") if "ok.py" in e["title"])
     assert "\x1b" not in loud_entry["content"] and len(loud_entry["content"]) < 1500
     assert "characters cut" in loud_entry["content"]
+
+
+def test_reopened_then_fixed_between_imports_is_read_by_number_and_revokes(
+    gh: FakeGitHub, index: Path
+) -> None:
+    numbers = seed(gh)
+    first = json.loads(run_import(gh, index, "--json").stdout)
+    gh.code_scanning.reopen(numbers["fp"])
+    gh.code_scanning.fix(numbers["fp"])
+    gh.code_scanning.delete(numbers["tests"])
+    result = run_import(gh, index, "--json")
+    report = json.loads(result.stdout)
+    assert report["alerts"] == {"dismissed": 1, "open": 1, "fixed": 1}
+    looked_up = [r.path.rsplit("/", 1)[-1] for r in gh.requests_to(r"/code-scanning/alerts/\d+$")]
+    assert sorted(looked_up) == sorted([str(numbers["fp"]), str(numbers["tests"])])
+    fp_id = next(i for i in first["addedIds"] if "path-injection" in i)
+    assert (report["added"], report["present"], report["revokedIds"]) == (0, 1, [fp_id])
+    assert [s["alert"] for s in report["skippedAlerts"]] == [numbers["tests"]]
+    assert "no longer exists" in report["skippedAlerts"][0]["why"]
+    assert "is fixed, no longer dismissed" in entries(index, "resurface")[0]["content"]
+    assert len(entries(index, "suppression")) == 3  # the deleted alert's suppression stays
+    assert gh.schema_problems == []

@@ -83,6 +83,8 @@ def test_every_endpoint_over_plain_http_validates(
     alerts = http.get(f"{repo_url}/code-scanning/alerts", params={"state": "dismissed"}).json()
     assert [a["dismissed_reason"] for a in alerts] == ["won't fix", "false positive"]
     assert len(http.get(f"{repo_url}/code-scanning/alerts", params={"per_page": 1}).json()) == 1
+    assert http.get(f"{repo_url}/code-scanning/alerts/2").json()["state"] == "fixed"
+    assert http.get(f"{repo_url}/code-scanning/alerts/99").status_code == 404
     gh.code_scanning.enabled = False
     assert http.get(f"{repo_url}/code-scanning/alerts").status_code == 404
     gh.code_scanning.enabled, gh.code_scanning.token_may_read = True, False
@@ -178,6 +180,7 @@ def test_every_endpoint_through_pygithub_validates(
     dismissed = list(repo.get_codescan_alerts(state="dismissed"))
     assert [(a.number, a.dismissed_by.login) for a in dismissed] == [(3, "carol"), (1, "alice")]
     assert dismissed[1].most_recent_instance.location.path == "src/app.py"
+    assert repo.get_codescan_alert(2).fixed_at is not None
     assert [a.state for a in repo.get_codescan_alerts()] == [
         "open",
         "dismissed",

@@ -23,12 +23,8 @@ def _cmd_code_scanning(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import default_author, parse_now
     from riverbed.errors import UsageError
     from riverbed.github.client import DEFAULT_API_URL, GitHubClient
-    from riverbed.github.code_scanning import list_alerts
-    from riverbed.memory.record_code_scanning import (
-        import_code_scanning,
-        skipped_lines,
-        summary_line,
-    )
+    from riverbed.github.code_scanning import GitHubAlertSource
+    from riverbed.memory.record_code_scanning import run_import, skipped_lines, summary_line
     from riverbed.text import terminal
 
     repository = args.repo or os.environ.get("GITHUB_REPOSITORY", "")
@@ -48,17 +44,16 @@ def _cmd_code_scanning(args: argparse.Namespace, context: Context) -> int:
     logging.getLogger("github").setLevel(logging.WARNING)
     client = GitHubClient(api_url=api_url, token=token, repository=repository)
     try:
-        listing = list_alerts(client)
+        report = run_import(
+            context.index_path,
+            GitHubAlertSource(client),
+            repository=repository,
+            author=args.author or default_author(),
+            now=now,
+            dry_run=args.dry_run,
+        )
     finally:
         client.close()
-    report = import_code_scanning(
-        context.index_path,
-        listing.by_state,
-        repository=repository,
-        author=args.author or default_author(),
-        now=now,
-        dry_run=args.dry_run,
-    )
     for line in skipped_lines(report):
         context.warn(terminal(line))
     if context.as_json:

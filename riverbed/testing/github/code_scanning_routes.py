@@ -51,7 +51,7 @@ class CodeScanningRoutes:
     ) -> int:
         """An open alert of `rule_id` at `path`; returns its number."""
         with self._lock:
-            number = len(self._alerts) + 1
+            number = max(self._alerts, default=0) + 1
             rule: JSON = {
                 "id": rule_id,
                 "name": (rule_id or "rule").rsplit("/", 1)[-1],
@@ -109,12 +109,9 @@ class CodeScanningRoutes:
             if self.raw_next:
                 status, body = self.raw_next.pop(0)
                 return Response(status, body, {"Content-Type": "application/json"})
-            if not self.token_may_read:
-                return json_response(
-                    403, basic_error("Resource not accessible by integration", 403)
-                )
-            if not self.enabled:
-                return json_response(404, basic_error("no analysis found", 404))
+            refused = self._refusal()
+            if refused is not None:
+                return refused
             state = query.get("state")
             if state is not None and state not in (*STATES, "closed"):
                 return json_response(400, basic_error(f"invalid state {state!r}", 400))
@@ -122,6 +119,32 @@ class CodeScanningRoutes:
             records = [a for a in self._alerts.values() if wanted is None or a["state"] in wanted]
             items = [self._alert_json(a) for a in sorted(records, key=lambda a: -a["number"])]
         return paginate(items, self.site.api_url, path, query)
+
+    def _refusal(self) -> Response | None:
+        if not self.token_may_read:
+            return json_response(403, basic_error("Resource not accessible by integration", 403))
+        if not self.enabled:
+            return json_response(404, basic_error("no analysis found", 404))
+        return None
+
+    def get_alert(self, path: str, query: Mapping[str, str], number: str) -> Response:
+        """GET /repos/{o}/{r}/code-scanning/alerts/{n} (404 when there is no such alert)."""
+        with self._lock:
+            if self.raw_next:
+                status, body = self.raw_next.pop(0)
+                return Response(status, body, {"Content-Type": "application/json"})
+            refused = self._refusal()
+            if refused is not None:
+                return refused
+            alert = self._alerts.get(int(number))
+            if alert is None:
+                return json_response(404, basic_error("Not Found", 404))
+            return json_response(200, self._alert_json(alert))
+
+    def delete(self, number: int) -> None:
+        """Forget alert `number` (as deleting its analyses does)."""
+        with self._lock:
+            del self._alerts[number]
 
     def _alert_json(self, alert: JSON) -> JSON:
         number = alert["number"]

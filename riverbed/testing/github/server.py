@@ -324,6 +324,7 @@ class FakeGitHub(PullState):
             ("GET", "/actions/artifacts", r.list_artifacts),
             ("GET", "/contents/{+path}", self.contents.get),
             ("GET", "/code-scanning/alerts", self.code_scanning.list_alerts),
+            ("GET", "/code-scanning/alerts/{n}", self.code_scanning.get_alert),
             ("GET", "/actions/artifacts/{id}", r.artifact),
             ("GET", "/actions/artifacts/{id}/{archive_format}", r.download),
             ("GET", "/actions/runs/{id}", r.run),
