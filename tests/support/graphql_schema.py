@@ -71,8 +71,13 @@ class GraphQLSubset:
         if not isinstance(document, str):
             return ["POST /graphql: no `query` string"]
         problems = self.validate_document(document)
-        if problems or record.status != 200:
-            return problems or [f"POST /graphql answered {record.status}"]
+        if record.status != 200:
+            # An HTTP error (401, an injected 5xx) carries GitHub's `basic-error` body.
+            if not isinstance(answer, dict) or not isinstance(answer.get("message"), str):
+                problems.append(f"POST /graphql answered {record.status} without a message")
+            return problems
+        if problems:
+            return problems
         for error in answer.get("errors") or []:
             if not isinstance(error, dict) or not isinstance(error.get("message"), str):
                 problems.append(f"graphql answer: an error without a message: {error!r}")

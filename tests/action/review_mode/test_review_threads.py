@@ -184,3 +184,19 @@ def test_a_read_only_token_says_in_the_summary_what_it_could_not_do(site: Any) -
     assert "Could not follow 1 fixed review thread (`R-bug` in `src/app.py`)" in run.summary
     assert "the token is read-only, as for pull requests from forks" in run.summary
     assert graphql_writes(site) == []  # the refused review said so: no write was tried
+
+
+def test_threads_that_cannot_be_read_are_said_and_nothing_is_commented_twice(site: Any) -> None:
+    thread = first_review(site)
+    new = site.issue("R-new", 32, "a new problem")
+    push(site, FIX_SHA, [bug(site), new])
+    site.gh.fail_next("POST", r"^/graphql$", status=502)  # GraphQL is down for this run
+    run = site.run()
+    assert run.code == 0, run.stderr + run.stdout
+    assert "Review threads could not be read" in run.summary
+    assert "::warning::riverbed: review threads not read" in run.stdout
+    # The REST comments say what is already posted: only the new finding is commented.
+    second = review_posts(site)[1]
+    markers = [parse_finding_marker(c["body"]) for c in second["comments"]]
+    assert [m.fingerprint for m in markers if m] == [site.fingerprint(new)]
+    assert replies(site, thread["id"]) == [] and graphql_writes(site) == []
