@@ -41,7 +41,13 @@ def sample_file(name: str) -> str:
 @pytest.fixture
 def sample(bare_site: Any) -> Any:
     """PR #7 adds the sample project; the real findings, moved to this workspace, are beside it."""
-    site, gh = bare_site, bare_site.gh
+    return open_sample(bare_site)
+
+
+def open_sample(site: Any, head: str | None = None) -> Any:
+    """Commit the sample on a branch and open PR #7 on it (or on `head`, a commit the
+    checkout does not hold, as a merge-commit checkout of depth 1 does not)."""
+    gh = site.gh
     site.inputs["findings"] = "ruff.sarif\nbiome.rdjson"
     (site.workspace / "README.md").write_text("sample\n")
     site.commit_base("base")
@@ -51,7 +57,7 @@ def sample(bare_site: Any) -> Any:
     site.git("checkout", "-q", "-b", "feature")
     site.git("add", "-A")
     site.git("commit", "-q", "-m", "add the sample project")
-    site.head_sha = site.git("rev-parse", "HEAD").strip()
+    site.head_sha = head or site.git("rev-parse", "HEAD").strip()
     files = []
     for name in FILES:
         text = site.git("diff", "--no-color", "main...HEAD", "--", name)
@@ -316,3 +322,23 @@ def test_semgrep_autofixes_committed_as_suggested_give_semgrep_s_own_autofix(
         lines[first - 1 : last] = found[0]
     assert "\n".join(lines) == (SEMGREP / "fetch.autofixed.py.txt").read_text()
     assert "3 suggested changes, 0 diffs, 0 not shown" in run.summary
+
+
+def test_without_the_head_commit_in_the_checkout_the_contents_api_says(bare_site: Any) -> None:
+    head = "b" * 40
+    # GitHub serves the head commit's py/app.py only; the other files' fixes become diffs.
+    bare_site.gh.contents.add_file("py/app.py", sample_file("py/app.py").encode(), ref=head)
+    run = open_sample(bare_site, head).run()
+    assert run.code == 0, run.stderr
+    bodies = {(c["path"], c["line"]): c["body"] for c in posted(bare_site)}
+    assert block(bodies[("py/app.py", 18)], "suggestion") == (["    return x is None"], "```")
+    other = unescape_markdown(bodies[("py/config with spaces.py", 1)])
+    assert block(other, "suggestion") is None
+    assert (
+        "a diff and not a suggestion: the file's text at the head commit is not available "
+        "(the head commit has no such file)\n\n```diff\n"
+        "# py/config with spaces.py: line 1, column 1 to line 2, column 1 is deleted\n```\n"
+    ) in other
+    assert "4 suggested changes, 7 diffs, 0 not shown" in run.summary
+    fetched = bare_site.gh.requests_to(r"/contents/", "GET")
+    assert len(fetched) == 5  # each file with a fix, once
