@@ -5,8 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from riverbed.errors import EntryNotFoundError, InvalidTransitionError
-from riverbed.index.dates import expiry_status, format_timestamp
+from riverbed.errors import EntryNotFoundError, InvalidExpiresAt, InvalidTransitionError
+from riverbed.index.dates import (
+    effective_expiry,
+    format_timestamp,
+    parse_expires_at,
+    unparseable_expiry_warning,
+)
 from riverbed.index.model import (
     Context,
     Entry,
@@ -107,6 +112,14 @@ def archive(index: Index, entry_id: str, reason: str, now: datetime) -> Transiti
     return TransitionResult(_with_entry(index, position, updated), True, updated)
 
 
+def _expired(value: str, now: datetime) -> bool | None:
+    """Whether the expiry `value` is at or before `now`; None when it does not parse."""
+    try:
+        return parse_expires_at(value) <= now
+    except InvalidExpiresAt:
+        return None
+
+
 def expire(index: Index, now: datetime) -> tuple[Index, ExpireReport]:
     """Archive active entries whose effective expiry is at or before `now` (pure)."""
     archived: list[str] = []
@@ -115,12 +128,22 @@ def expire(index: Index, now: datetime) -> tuple[Index, ExpireReport]:
     entries = index["entries"]
     stamp = format_timestamp(now)
     new_entries: list[Entry] | None = None
+    # `expiry_status` of each active entry, its verdict kept per expiry string (an index
+    # repeats the same few): None for one that does not parse.
+    verdicts: dict[str, bool | None] = {}
     for position, entry in enumerate(entries):
-        if entry_status(entry) != "active":
+        status = entry.get("status")
+        if isinstance(status, str) and status != "active":  # `entry_status`, inlined
             continue
-        expired, warning = expiry_status(entry, now)
-        if warning:
-            warnings.append(warning)
+        value = effective_expiry(entry)
+        if value is None:
+            continue
+        if value in verdicts:
+            expired = verdicts[value]
+        else:
+            expired = verdicts[value] = _expired(value, now)
+        if expired is None:
+            warnings.append(unparseable_expiry_warning(entry, value))
         if not expired:
             continue
         if new_entries is None:

@@ -1,13 +1,20 @@
-"""The load path's inlined loops (expiry warnings, query) against the rule written plainly."""
+"""Inlined loops (expiry warnings, query, expire) against the rule written plainly."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riverbed.index.dates import effective_expiry, is_valid_date, unparseable_expiry_warning
+from riverbed.index.dates import (
+    effective_expiry,
+    expiry_status,
+    is_valid_date,
+    unparseable_expiry_warning,
+)
+from riverbed.index.lifecycle import expire
 from riverbed.index.model import entry_phase, entry_tags, is_active, metadata
 from riverbed.index.query import query_memory
 from riverbed.index.store import date_warnings
@@ -111,3 +118,25 @@ def test_query_matches_every_filter_on_every_entry(
     found = query_memory(index, **filters)
     expected = plain_query(index, **filters)
     assert [id(e) for e in found] == [id(e) for e in expected]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(entries(), max_size=12), st.sampled_from(["2025-12-31", "2026-03-01", "2027-01-01"])
+)
+def test_expire_matches_expiry_status_of_each_active_entry(
+    items: list[dict[str, Any]], today: str
+) -> None:
+    now = datetime.fromisoformat(today).replace(tzinfo=UTC)
+    index: Any = {"version": "1", "entries": items}
+    new_index, report = expire(index, now)
+    archived, warnings = [], []
+    for entry in items:
+        if is_active(entry):
+            expired, warning = expiry_status(entry, now)
+            warnings += [warning] if warning else []
+            archived += [str(entry.get("id"))] if expired else []
+    assert (list(report.archived), list(report.warnings)) == (archived, warnings)
+    changed = [new for old, new in zip(items, new_index["entries"], strict=True) if new is not old]
+    assert [str(e.get("id")) for e in changed] == archived
+    assert all(e["status"] == "archived" for e in changed)
