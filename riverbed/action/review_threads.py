@@ -91,7 +91,7 @@ def _names(steps: Iterable[ThreadStep]) -> str:
 def _not_done(steps: Sequence[ThreadStep], why: str) -> str:
     return (
         f"Could not follow {plural(len(steps), 'fixed review thread')} ({_names(steps)}): "
-        f"{why}. Resolve them by hand, or re-run the job with a token that may write"
+        f"{why}. Resolve them by hand, or a later run with a token that may write will"
     )
 
 
@@ -131,8 +131,12 @@ def follow_threads(
                 failed.append(f"{step.finding} (GitHub did not report the thread resolved)")
         except GitHubError as exc:
             context.runner.warning(f"riverbed: review thread {step.thread_id}: {exc}")
-            if exc.read_only_token:
-                why = "the token is read-only, as for pull requests from forks"
+            if exc.status == 403:  # a read-only token or a rate limit: the rest fail too
+                why = (
+                    "the token is read-only, as for pull requests from forks"
+                    if exc.read_only_token
+                    else f"GitHub answered 403 ({md(exc.reason, 200)})"
+                )
                 return (*threads.notes, *_done(resolved, replied_only), _not_done(steps[at:], why))
             failed.append(f"{step.finding} ({md(str(exc), 200)})")
     lines = [*threads.notes, *_done(resolved, replied_only)]

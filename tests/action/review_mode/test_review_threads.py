@@ -200,3 +200,16 @@ def test_threads_that_cannot_be_read_are_said_and_nothing_is_commented_twice(sit
     markers = [parse_finding_marker(c["body"]) for c in second["comments"]]
     assert [m.fingerprint for m in markers if m] == [site.fingerprint(new)]
     assert replies(site, thread["id"]) == [] and graphql_writes(site) == []
+
+
+def test_a_refused_reply_stops_the_thread_work_and_says_why(site: Any) -> None:
+    thread = first_review(site)
+    push(site, FIX_SHA, [])
+    site.gh.content_rate_limit = 1  # the new review goes out; the reply hits the limit
+    run = site.run()
+    assert run.code == 0, run.stderr + run.stdout
+    assert len(review_posts(site)) == 2
+    assert replies(site, thread["id"]) == [] and site.gh.resolved_threads == set()
+    assert graphql_writes(site) == []  # nothing more was tried after the 403
+    assert "Could not follow 1 fixed review thread (`R-bug` in `src/app.py`)" in run.summary
+    assert "GitHub answered 403 (You have exceeded a secondary rate limit" in run.summary
