@@ -116,4 +116,6 @@ def replaced_lines(
         if not new.endswith("\n"):
             return None  # it joins the last line with the next one
         new = new[:-1]
-    return [line.removesuffix("\r") for line in new.split("\n")]
+    if "\r\n" not in old:
+        return new.split("\n")
+    return [line.removesuffix("\r") for line in new.split("\n")]  # CRLF: the break is `\r\n`

@@ -110,3 +110,67 @@ def test_a_suggestion_applied_as_github_does_is_the_fixed_file(case: tuple) -> N
         return
     assert got is not None
     assert head + "".join(f"{line}\n" for line in got) + tail == fixed
+
+
+HOSTILE = st.lists(
+    st.sampled_from(
+        [
+            "`",
+            "```",
+            "````",
+            "~~~",
+            "<!--",
+            "riverbed",
+            "-->",
+            "@x",
+            "<b>",
+            "\n",
+            "\u202e",
+            "\r",
+            "a",
+            " ",
+            "#1",
+        ]
+    ),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(HOSTILE)
+def test_no_fix_text_escapes_its_block_or_forges_a_marker(text: str) -> None:
+    from riverbed.pr_review.body import inline_comment_body
+    from riverbed.pr_review.markers import parse_finding_markers
+    from riverbed.pr_review.model import ReviewFinding
+
+    fix = Fix((Edit("f", 2, 8, 2, 12, text),))
+    finding = ReviewFinding("fp1", "R1", "f", 2, "minor", "m", fixes=(fix,))
+    shown = show_fix(finding.fixes, "f", 2, 2, {"f": FileText(TEXT)})
+    assert shown is not None
+    body = inline_comment_body(finding, fix=shown.markdown)
+    assert [m.fingerprint for m in parse_finding_markers(body)] == ["fp1"]
+    assert "\u202e" not in body and "\r" not in body
+    if shown.kind == "suggestion":
+        lines = body.split("\n")
+        start = next(n for n, line in enumerate(lines) if line.endswith("suggestion"))
+        bar = lines[start].removesuffix("suggestion")
+        # The first line of only backticks, at least as many as the fence, closes the block.
+        end = next(
+            n
+            for n in range(start + 1, len(lines))
+            if set(lines[n].strip()) == {"`"} and len(lines[n].strip()) >= len(bar)
+        )
+        assert lines[start + 1 : end] == ("second " + text).split("\n")
+        assert lines[end] == bar
+
+
+def test_crlf_line_breaks_are_not_part_of_the_suggested_lines() -> None:
+    text = "a = 1\r\nb = 2\r\n"
+    assert new_lines(Edit("f", 1, 5, 1, 6, "9"), 1, 1, text=text) == ["a = 9"]
+    assert new_lines(Edit("f", 1, None, 1, None, "a\r"), 1, 1, text="a\nb\n") == ["a\r"]
+    shown = show_fix(
+        (Fix((Edit("f", 1, None, 1, None, "a\r"),)),), "f", 1, 1, {"f": FileText("a\nb\n")}
+    )
+    assert (
+        shown is not None and shown.kind == "diff"
+    )  # a stray carriage return is shown, not committed
