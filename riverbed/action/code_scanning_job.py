@@ -95,4 +95,8 @@ def import_step(context: ActionContext, work: Path) -> AppendOutcome:
             f"{len(report.plan.skipped)} code scanning alert(s) were not imported; the job "
             "summary says why for each"
         )
-    return AppendOutcome(markdown=render_section(report))
+    counts = report.counts()
+    outputs = {
+        f"code-scanning-{name}": str(counts[name]) for name in ("added", "revoked", "skipped")
+    }
+    return AppendOutcome(markdown=render_section(report), outputs=outputs)

@@ -60,6 +60,12 @@ def test_the_scheduled_run_imports_then_writes_nothing_then_revokes_a_reopened_a
         "py/weak-hash": "accepted_risk",
         "py/clear-text-logging": "accepted_risk",
     }
+    outputs = {k: v for k, v in first.outputs.items() if k.startswith("code-scanning-")}
+    assert outputs == {
+        "code-scanning-added": "3",
+        "code-scanning-revoked": "0",
+        "code-scanning-skipped": "0",
+    }
     assert "code scanning: added 3, already present 0, revoked 0, skipped 0" in unescape_markdown(
         first.summary
     )
@@ -77,7 +83,7 @@ def test_the_scheduled_run_imports_then_writes_nothing_then_revokes_a_reopened_a
     assert [r["context"]["suppressionId"] for r in revocations] == [
         imported["py/path-injection"]["id"]
     ]
-    assert third.returncode == 0
+    assert third.returncode == 0 and third.outputs["code-scanning-revoked"] == "1"
 
 
 @pytest.mark.parametrize("refusal", ["disabled", "forbidden"])
@@ -95,6 +101,7 @@ def test_code_scanning_refused_is_reported_and_the_job_still_stages(
         run.summary
     ) and "security-events: read" in unescape_markdown(run.summary)
     assert run.outputs["upload"] == "true"
+    assert run.outputs.get("code-scanning-added", "") == ""
     assert _of(run, "suppression") == []
 
 

@@ -252,3 +252,13 @@ def test_reopened_then_fixed_between_imports_is_read_by_number_and_revokes(
     assert "is fixed, no longer dismissed" in entries(index, "resurface")[0]["content"]
     assert len(entries(index, "suppression")) == 3  # the deleted alert's suppression stays
     assert gh.schema_problems == []
+
+
+def test_a_failing_page_is_retried_once_then_read(gh: FakeGitHub, index: Path) -> None:
+    seed(gh)
+    gh.fail_next("GET", r"/code-scanning/alerts$", status=502, times=1)
+    result = run_import(gh, index, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["added"] == 3
+    statuses = [r.status for r in gh.requests_to(r"/code-scanning/alerts$")]
+    assert statuses[:2] == [502, 200]

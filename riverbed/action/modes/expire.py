@@ -37,7 +37,7 @@ def import_then_learn(context: ActionContext, work: Path) -> AppendOutcome:
         appended=(*reacted.appended, *learned.appended),
         unchanged=learned.unchanged,
         markdown=imported.markdown + "\n" + reacted.markdown + "\n" + learned.markdown,
-        outputs=learned.outputs,
+        outputs={**imported.outputs, **learned.outputs},
         regressions=learned.regressions,
     )
 
