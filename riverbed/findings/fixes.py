@@ -43,6 +43,21 @@ class Fix:
         """The files the fix edits, in order of first edit."""
         return tuple(dict.fromkeys(e.file for e in self.edits))
 
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view (`review --json`): columns null mean a line's start or end."""
+        edits = [
+            {
+                "file": e.file,
+                "startLine": e.start_line,
+                "startColumn": e.start_column,
+                "endLine": e.end_line,
+                "endColumn": e.end_column,
+                "text": e.text,
+            }
+            for e in self.edits
+        ]
+        return {"description": self.description, "columns": self.columns, "edits": edits}
+
 
 @dataclass
 class FixTally:

@@ -137,6 +137,8 @@ def _review_json(
 ) -> None:
     def view(decision: Decision) -> dict[str, Any]:
         data: dict[str, Any] = decision.finding.to_dict()
+        if decision.finding.fixes:
+            data["fixes"] = [fix.to_dict() for fix in decision.finding.fixes]
         if decision.evidence is not None:
             data["evidenceCheck"] = {
                 "status": decision.evidence.status,
