@@ -36,7 +36,10 @@ def _parse_all(
     for state, raws in by_state.items():
         for raw in raws:
             parsed = parse_alert(raw, repository, state)
-            (skipped if isinstance(parsed, Skipped) else alerts).append(parsed)  # type: ignore[arg-type]
+            if isinstance(parsed, Skipped):
+                skipped.append(parsed)
+            else:
+                alerts.append(parsed)
     states: dict[int, set[str]] = {}
     for alert in alerts:
         states.setdefault(alert.number, set()).add(alert.state)

@@ -70,11 +70,17 @@ def register(subparsers: Any) -> None:
     )
     group.set_defaults(handler=None)
     verbs = group.add_subparsers(dest="import_source", metavar="SOURCE", parser_class=type(group))
+    about = (
+        "GitHub code scanning alerts dismissed as false positive (false_positive), won't fix "
+        "or used in tests (accepted_risk) become suppressions of their rule in their one "
+        "file; a second import writes nothing; an alert open again revokes the suppression "
+        "it had created. The token is read from $GITHUB_TOKEN (it needs security-events: "
+        "read). Prints added, already present, revoked and skipped (each with why)."
+    )
     p = verbs.add_parser(
         "code-scanning",
-        help="GitHub code scanning alerts dismissed as false positive / won't fix / used in "
-        "tests become suppressions of their rule in their file; a reopened alert revokes "
-        "its suppression (token from $GITHUB_TOKEN, needs security-events: read)",
+        help="dismissed GitHub code scanning alerts become suppressions; reopened ones revoke",
+        description=about,
     )
     p.add_argument(
         "--repo",
