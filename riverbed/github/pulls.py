@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,14 +55,23 @@ class PostResult:
         return self.forbidden and "rate limit" in self.message.lower()
 
 
-def paginate(client: GitHubClient, path: str, *, what: str, limit: int) -> Iterator[Any]:
+def paginate(
+    client: GitHubClient,
+    path: str,
+    *,
+    what: str,
+    limit: int,
+    params: Mapping[str, Any] | None = None,
+) -> Iterator[Any]:
     """The items of a paginated repository list (`path` below the repo URL), at most `limit`."""
     page = 1
     seen = 0
     while seen < limit:
         with client.calling(what):
             _headers, data = client.requester.requestJsonAndCheck(
-                "GET", f"{client.repo_url}{path}", parameters={"per_page": PER_PAGE, "page": page}
+                "GET",
+                f"{client.repo_url}{path}",
+                parameters={**(params or {}), "per_page": PER_PAGE, "page": page},
             )
         if not isinstance(data, list):
             raise GitHubError(

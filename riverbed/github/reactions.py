@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from riverbed.errors import GitHubError
 from riverbed.github.client import GitHubClient
-from riverbed.github.pulls import PER_PAGE
+from riverbed.github.pulls import paginate
 
 #: The reactions read as feedback: 👍, 👎, 😕.
 FEEDBACK_CONTENTS: Final = ("+1", "-1", "confused")
@@ -36,28 +34,6 @@ class Reaction:
     created_at: str
 
 
-def _pages(
-    client: GitHubClient, path: str, params: dict[str, Any], *, what: str, limit: int
-) -> Iterator[Any]:
-    page, seen = 1, 0
-    while seen < limit:
-        with client.calling(what):
-            _headers, data = client.requester.requestJsonAndCheck(
-                "GET",
-                f"{client.repo_url}{path}",
-                parameters={**params, "per_page": PER_PAGE, "page": page},
-            )
-        if not isinstance(data, list):
-            raise GitHubError(
-                f"{what}: expected a JSON list from {path}, got {type(data).__name__}"
-            )
-        yield from data[: limit - seen]
-        seen += len(data)
-        if len(data) < PER_PAGE:
-            return
-        page += 1
-
-
 def _user(raw: dict[str, Any]) -> tuple[str, str]:
     user = raw.get("user")
     if not isinstance(user, dict):
@@ -76,7 +52,7 @@ def review_comments_since(client: GitHubClient, since: str, *, limit: int) -> li
     params = {"sort": "updated", "direction": "desc", "since": since}
     out = []
     what = "listing the repository's review comments"
-    for raw in _pages(client, "/pulls/comments", params, what=what, limit=limit):
+    for raw in paginate(client, "/pulls/comments", what=what, limit=limit, params=params):
         if not isinstance(raw, dict) or not isinstance(raw.get("id"), int):
             continue
         rollup = raw.get("reactions")
@@ -101,9 +77,8 @@ def comment_reactions(client: GitHubClient, comment_id: int, *, limit: int) -> l
     """Who reacted how on one review comment (at most `limit` reactions)."""
     what = f"listing the reactions on review comment {comment_id}"
     out = []
-    for raw in _pages(
-        client, f"/pulls/comments/{comment_id}/reactions", {}, what=what, limit=limit
-    ):
+    path = f"/pulls/comments/{comment_id}/reactions"
+    for raw in paginate(client, path, what=what, limit=limit):
         if not isinstance(raw, dict) or not isinstance(raw.get("content"), str):
             continue
         login, user_type = _user(raw)
