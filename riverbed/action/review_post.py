@@ -102,5 +102,6 @@ def post_review(
             f"{result.status} ({result.message})"
         )
     posted = f"Posted review {result.review_id} with {len(plan.placement.inline)} inline comments"
-    notes += [line for line in (fixes_line(plan.fixes_shown), *plan.notes) if line]
+    in_body = sum(1 for finding in plan.placement.in_body if finding.fixes)
+    notes += [line for line in (fixes_line(plan.fixes_shown, in_body), *plan.notes) if line]
     return Posting(plan, (posted, *notes), posted=True, review_id=result.review_id)

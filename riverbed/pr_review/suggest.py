@@ -46,16 +46,21 @@ class FixShown:
     kind: str
 
 
-def fixes_line(shown: tuple[str, ...]) -> str | None:
-    """'Fixes from the tools: 2 suggested changes, 1 diff, 1 not shown', or None without any."""
-    if not shown:
+def fixes_line(shown: tuple[str, ...], in_body: int = 0) -> str | None:
+    """'Fixes from the tools on inline comments: 2 suggested changes, 1 diff, 1 not shown'
+    (and how many findings with a fix the body lists, where none is shown), or None."""
+    if not shown and not in_body:
         return None
     counts = (
         plural(shown.count("suggestion"), "suggested change"),
         plural(shown.count("diff"), "diff"),
         f"{shown.count('withheld')} not shown",
     )
-    return f"Fixes from the tools on inline comments: {', '.join(counts)}"
+    body = (
+        f"; {plural(in_body, 'finding')} with a fix listed in the review body, where fixes "
+        "are not shown"
+    )
+    return f"Fixes from the tools on inline comments: {', '.join(counts)}" + body * (in_body > 0)
 
 
 def fence(content: str, info: str) -> str:

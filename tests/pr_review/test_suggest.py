@@ -61,6 +61,10 @@ def test_the_fence_outgrows_every_backtick_run() -> None:
 
 def test_fixes_line_counts_each_kind() -> None:
     assert fixes_line(()) is None
+    assert fixes_line((), 1) == (
+        "Fixes from the tools on inline comments: 0 suggested changes, 0 diffs, 0 not shown; "
+        "1 finding with a fix listed in the review body, where fixes are not shown"
+    )
     assert fixes_line(("suggestion", "diff", "suggestion")) == (
         "Fixes from the tools on inline comments: 2 suggested changes, 1 diff, 0 not shown"
     )

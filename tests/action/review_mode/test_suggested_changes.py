@@ -342,3 +342,21 @@ def test_without_the_head_commit_in_the_checkout_the_contents_api_says(bare_site
     assert "4 suggested changes, 7 diffs, 0 not shown" in run.summary
     fetched = bare_site.gh.requests_to(r"/contents/", "GET")
     assert len(fetched) == 5  # each file with a fix, once
+
+
+def test_fixes_of_findings_listed_in_the_body_are_counted(sample: Any) -> None:
+    run = sample.run(**{"max-inline-comments": "3"})
+    assert run.code == 0, run.stderr
+    bodies = [c["body"] for c in posted(sample)]
+    assert len(bodies) == 3
+    inline = [b for b in bodies if block(b, "suggestion") or block(b, "diff")]
+    suggested = sum(1 for b in inline if block(b, "suggestion"))
+    with_fixes = 11  # 5 ruff results with `fixes`, 6 Biome diagnostics with `suggestions`
+    assert (
+        f"Fixes from the tools on inline comments: {suggested} suggested change"
+        f"{'s' * (suggested != 1)}, {len(inline) - suggested} diff"
+    ) in run.summary
+    assert (
+        f"; {with_fixes - len(inline)} findings with a fix listed in the review body, where "
+        "fixes are not shown"
+    ) in run.summary
