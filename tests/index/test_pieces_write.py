@@ -73,3 +73,12 @@ def test_the_digest_of_pieces_is_the_digest_of_their_bytes(
         proof = hashed()
     assert proof.hexdigest == hashlib.sha256(old).hexdigest()
     assert proof.digest_of(new, keep) == hashlib.sha256(b"".join(new)).hexdigest()
+
+
+def test_without_writev_each_piece_is_written_in_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delattr(os, "writev", raising=False)  # as on Windows
+    pieces: list[bytes | memoryview] = [b"a" * 5000, memoryview(b"-middle-")[1:7], b"", b"z"]
+    atomic_write.write_pieces_atomic(tmp_path / "out", pieces)
+    assert (tmp_path / "out").read_bytes() == b"a" * 5000 + b"middle" + b"z"
