@@ -36,8 +36,28 @@ def reactions_wanted(config: ActionConfig) -> bool:
     return text == "true"
 
 
-def _read(client: GitHubClient, context: ActionContext) -> tuple[Gathered, str, int]:
-    """The signals of the last LOOKBACK_DAYS, riverbed's identity, comments read."""
+def cap_notes(
+    comments: int, reactions: dict[int, int], *, max_comments: int, max_reactions: int
+) -> list[str]:
+    """What the read caps left out, with counts (empty when nothing reached a cap)."""
+    notes = []
+    if comments >= max_comments:
+        notes.append(
+            f"read the {max_comments:,} most recently updated review comments only; older "
+            f"ones in the last {LOOKBACK_DAYS} days were not read"
+        )
+    full = sorted(c for c, n in reactions.items() if n >= max_reactions)
+    if full:
+        shown = ", ".join(str(c) for c in full[:10]) + (" …" if len(full) > 10 else "")
+        notes.append(
+            f"{plural(len(full), 'comment')} reached the cap of {max_reactions:,} reactions "
+            f"read; later reactions on them were not read: {shown}"
+        )
+    return notes
+
+
+def _read(client: GitHubClient, context: ActionContext) -> tuple[Gathered, str, int, list[str]]:
+    """The signals of the last LOOKBACK_DAYS, riverbed's identity, comments read, cap notes."""
     identity = gh_issues.token_identity(client)
     since = format_timestamp(context.now - timedelta(days=LOOKBACK_DAYS))
     comments = review_comments_since(client, since, limit=MAX_COMMENTS)
@@ -53,10 +73,17 @@ def _read(client: GitHubClient, context: ActionContext) -> tuple[Gathered, str, 
             levels[login.lower()] = permission(client, login).level
         return levels[login.lower()]
 
-    return gather(reacted, reactions, identity=identity, level_of=level_of), identity, len(comments)
+    caps = cap_notes(
+        len(comments),
+        {c: len(r) for c, r in reactions.items()},
+        max_comments=MAX_COMMENTS,
+        max_reactions=MAX_REACTIONS,
+    )
+    gathered = gather(reacted, reactions, identity=identity, level_of=level_of)
+    return gathered, identity, len(comments), caps
 
 
-def _section(record: FeedbackRecord, gathered: Gathered, comments: int) -> str:
+def _section(record: FeedbackRecord, gathered: Gathered, comments: int, caps: list[str]) -> str:
     line = (
         f"reactions: read {plural(comments, 'review comment')}; {record.gathered} feedback "
         f"{'signal' if record.gathered == 1 else 'signals'} from people with write access, "
@@ -67,6 +94,7 @@ def _section(record: FeedbackRecord, gathered: Gathered, comments: int) -> str:
     if gathered.ignored:
         lines += ["", "Not counted:", ""]
         lines += [f"- {why}: {n}" for why, n in sorted(gathered.ignored.items())]
+    lines += [f"- cap: {inline(note, 400)}" for note in caps]
     lines += ["", "A reaction never suppresses anything; `riverbed insights` shows candidates."]
     return "\n".join(lines) + "\n"
 
@@ -78,15 +106,17 @@ def reactions_step(context: ActionContext, work: Path) -> AppendOutcome:
     runner = context.runner
     with runner.group("riverbed: read reactions on riverbed's comments"):
         try:
-            gathered, identity, comments = _read(context.github(), context)
+            gathered, identity, comments, caps = _read(context.github(), context)
         except GitHubError as exc:
             message = f"riverbed could not read reactions on its comments: {exc}"
             runner.warning(message)
             return AppendOutcome(markdown=f"{HEADING}\n\nNot read: {inline(str(exc), 800)}\n")
+        for note in caps:
+            runner.warning(f"reactions: {note}")
         record = record_feedback(work, gathered.signals, now=context.now, author=identity)
         runner.info(
             f"reactions: {record.gathered} signals, {record.new} new; ignored: "
             + (", ".join(f"{why}: {n}" for why, n in sorted(gathered.ignored.items())) or "none")
         )
     appended = (str(record.entry["id"]),) if record.entry else ()
-    return AppendOutcome(appended=appended, markdown=_section(record, gathered, comments))
+    return AppendOutcome(appended=appended, markdown=_section(record, gathered, comments, caps))

@@ -137,3 +137,15 @@ def test_off_and_refused_are_said(harness: ActionHarness, fake: FakeGitHub) -> N
     assert "Not read (input `reactions-feedback` is false)" in unescape_markdown(off.summary)
     bad = harness.run(event="schedule", inputs={"reactions-feedback": "maybe"})
     assert bad.returncode != 0 and "reactions-feedback" in bad.errors()[0]
+
+
+def test_the_read_caps_say_what_they_left_out() -> None:
+    from riverbed.action.reactions_job import cap_notes
+
+    assert cap_notes(10, {1: 3}, max_comments=3000, max_reactions=300) == []
+    notes = cap_notes(3000, {7: 300, 8: 2, 9: 300}, max_comments=3000, max_reactions=300)
+    assert notes[0].startswith("read the 3,000 most recently updated review comments only")
+    assert notes[1] == (
+        "2 comments reached the cap of 300 reactions read; later reactions on them were not "
+        "read: 7, 9"
+    )

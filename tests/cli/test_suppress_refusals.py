@@ -60,6 +60,12 @@ def test_a_severity_override_makes_the_rule_severity_known(tmp_path: Path) -> No
     minor = run_riverbed(*base, "--severity-override", "ruff:S*=minor", "--json")
     assert minor.returncode == 0 and "warning" not in minor.stderr
     assert json.loads(minor.stdout)["entry"]["context"]["severity"] == "minor"
+    # A tool-wide override names no rule: the severity stays unknown, so it warns.
+    wide = run_riverbed(
+        "suppress", "--rule", "B101", "--reason", "r", "--index", str(index),
+        "--severity-override", "ruff:*=minor",
+    )  # fmt: skip
+    assert wide.returncode == 0 and "hides only info and minor findings" in wide.stderr
     # Two tools grade the rule differently: its severity is not known, so it warns.
     split = run_riverbed(
         "suppress", "--rule", "E1", "--reason", "r", "--index", str(index),

@@ -51,7 +51,8 @@ def _override_severity(rule: str, overrides: tuple[Any, ...]) -> str | None:
     """The severity every override naming `rule` gives it (whatever the tool), else None."""
     from riverbed.memory.severity import rule_matches
 
-    found = {o.severity for o in overrides if rule_matches(o, rule)}
+    # A tool-wide `tool:*` says nothing of this rule (it may be another tool's): not counted.
+    found = {o.severity for o in overrides if o.rule.strip("*") and rule_matches(o, rule)}
     return found.pop() if len(found) == 1 else None
 
 
