@@ -190,8 +190,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     runs = args.runs or (3 if args.quick else 5)
     if args.step:
+        if not args.work:
+            parser.error("--step needs --work DIR (a directory for the step's copies)")
         table = _reference_steps if args.reference else _steps
-        rows = table(args, runs, Path(args.work))[args.step]()
+        steps = table(args, runs, Path(args.work))
+        if args.step not in steps:
+            parser.error(f"no step {args.step!r}; the steps: {', '.join(steps)}")
+        rows = steps[args.step]()
         print(json.dumps([dataclasses.asdict(row) for row in rows]))
         return 0
     if args.reference:

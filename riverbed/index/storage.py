@@ -73,19 +73,20 @@ def _loads(data: bytes, source: str) -> Any:
 
 def _parse(data: bytes, source: str, *, proving: bool = True) -> tuple[Index, bool]:
     """The index, and (when `proving`) whether `data` is exactly what `dumps_js` writes for it."""
-    return _validated(_loads(data, source), data, source, proving=proving)
+    return _validated(_loads(data, source), data, source, proving=proving)[:2]
 
 
 def _validated(
     document: Any, data: bytes, source: str, *, proving: bool = False
-) -> tuple[Index, bool]:
-    """`_parse` of a `document` already parsed from `data`."""
+) -> tuple[Index, bool, frozenset[str]]:
+    """`_parse` of a `document` already parsed from `data`, and its expiry strings."""
     canonical = _check_nesting_and_keys(data, document, source, proving)
     problems = structural_problems(document, limit=1)
     if problems:
         raise CorruptIndexError(source, problems[0])
     entries = document["entries"]
-    if len({entry["id"] for entry in entries}) != len(entries):
+    ids, expiries = _ids_and_expiries(entries)
+    if ids != len(entries):
         seen: set[str] = set()
         for position, entry_id in enumerate(entry["id"] for entry in entries):
             if entry_id in seen:
@@ -97,7 +98,30 @@ def _validated(
     # its structure (types, required keys, enums), so `Index` describes it. Formats (dates)
     # and suppression contexts are checked when an entry is written, not here; readers of
     # those keep their isinstance checks.
-    return cast(Index, document), canonical
+    return cast(Index, document), canonical, expiries
+
+
+def _ids_and_expiries(entries: list[Any]) -> tuple[int, frozenset[str]]:
+    """How many distinct ids, and every effective expiry string, from one pass over `entries`.
+
+    A load at 100k entries is bound by reaching each entry's dict, so the id check and the
+    gathering of expiries for their warnings (`store.date_warnings`) share one pass.
+    """
+    ids: set[str] = set()
+    add_id = ids.add
+    expiries: set[str] = set()
+    add_expiry = expiries.add
+    for entry in entries:
+        add_id(entry["id"])
+        value = entry.get("expiresAt")
+        if value is None:  # the rule of `dates.effective_expiry`, inlined
+            context = entry.get("context")
+            if type(context) is not dict:
+                continue
+            value = context.get("expiresAt")
+        if type(value) is str:
+            add_expiry(value)
+    return len(ids), frozenset(expiries)
 
 
 def _check_nesting_and_keys(data: bytes, document: Any, source: str, proving: bool) -> bool:
@@ -147,18 +171,27 @@ def _where(holder: dict[str, Any]) -> str:
 
 def read_index(path: Path) -> Index:
     """Read an index file; a missing file is an empty index (nothing is written)."""
+    return read_index_and_expiries(path)[0]
+
+
+def read_index_and_expiries(path: Path) -> tuple[Index, frozenset[str] | None]:
+    """`read_index`, and every effective expiry string when the read validated (else None)."""
     data = _read_bytes(path)
     if data is None:
-        return empty_index()
+        return empty_index(), frozenset()
     lines = notes.read_unlocked(lock_path(path))
     key = note_key.note_key() if lines else None
     if key is None:
-        return parse_index_bytes(data, str(path))
+        index, _canonical, expiries = _validated(_loads(data, str(path)), data, str(path))
+        return index, expiries
     with hashing(data) as hashed:
         document = _loads(data, str(path))  # the hash runs beside the parse
         proven = notes.noted(lines, key, hashed().hexdigest)
     # Bytes this user's riverbed proved valid and canonical are not validated again.
-    return cast(Index, document) if proven else _validated(document, data, str(path))[0]
+    if proven:
+        return cast(Index, document), None
+    index, _canonical, expiries = _validated(document, data, str(path))
+    return index, expiries
 
 
 def lock_timeout() -> float:

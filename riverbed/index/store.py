@@ -29,7 +29,7 @@ from riverbed.index.schema import (
     entry_problems,
     validator,
 )
-from riverbed.index.storage import read_index, update_index
+from riverbed.index.storage import read_index_and_expiries, update_index
 
 PathLike = str | os.PathLike[str]
 #: Up to this many ids an append looks each up in the file's bytes; for more, one scan of
@@ -45,8 +45,14 @@ class AppendReport:
     unchanged: tuple[str, ...] = ()
 
 
-def date_warnings(index: Index) -> list[str]:
-    """One warning per entry whose effective expiry is not a valid RFC 3339 date."""
+def date_warnings(index: Index, expiries: frozenset[str] | None = None) -> list[str]:
+    """One warning per entry whose effective expiry is not a valid RFC 3339 date.
+
+    `expiries`, when given, are every effective expiry string of the index (gathered by
+    the read that validated it): when each is a date, no entry needs looking at.
+    """
+    if expiries is not None and all(map(is_valid_date, expiries)):
+        return []
     out = []
     verdicts: dict[str, bool] = {}  # an index repeats the same few expiry strings
     for entry in index["entries"]:
@@ -72,9 +78,9 @@ def _default_sink(message: str) -> None:
 
 def load_memory(path: PathLike, *, on_warning: WarningSink | None = None) -> Index:
     """Read the index at `path` (missing → empty); CorruptIndexError when it is not valid."""
-    index = read_index(Path(path))
+    index, expiries = read_index_and_expiries(Path(path))
     sink = on_warning or _default_sink
-    for message in date_warnings(index):
+    for message in date_warnings(index, expiries):
         sink(message)
     return index
 
