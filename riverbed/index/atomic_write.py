@@ -90,7 +90,7 @@ def write_pieces_atomic(
         os.chmod(temp_name, mode)
         replace_file(temp_name, path)
         temp_name = None
-        _fsync_directory(path.parent)
+        fsync_directory(path.parent)
     except OSError as exc:
         raise StoreWriteError(write_failure(path, exc, what)) from None
     finally:
@@ -144,7 +144,7 @@ def replace_file(source: str | Path, target: Path) -> None:
             time.sleep(0.005 * 2 ** min(attempt, 6))
 
 
-def _fsync_directory(directory: Path) -> None:
+def fsync_directory(directory: Path) -> None:
     # Windows cannot open a directory as a file (and NTFS journals the rename itself).
     if not hasattr(os, "O_DIRECTORY"):
         return

@@ -14,7 +14,7 @@ from riverbed.index.splice import Pieces
 from riverbed.index.write_checks import check_entries_written
 
 if TYPE_CHECKING:
-    from riverbed.index.storage import Held
+    from riverbed.index.held_lock import Held
 
 #: A fast change: from the file's bytes (and whether it may guess, below), None (take the
 #: full path) or (the new contents as pieces, or None when nothing changed; how many leading

@@ -39,14 +39,14 @@ def entries_bytes(entries: list[Entry]) -> list[bytes]:
     if len(entries) < 2:
         return [entry_bytes(e) for e in entries]
     # In the block the only `},` + `{` line pair is the boundary between two items.
-    parts = _block(entries).split(_BETWEEN)
+    parts = entries_block(entries).split(_BETWEEN)
     parts[0] += _ENTRY_END
     parts[-1] = b"    {\n" + parts[-1]
     parts[1:-1] = [b"    {\n" + part + _ENTRY_END for part in parts[1:-1]]
     return parts
 
 
-def _block(entries: list[Entry]) -> bytes:
+def entries_block(entries: list[Entry]) -> bytes:
     """`entry_bytes` of each of `entries` (at least one) joined by `,\n`, serialized at once."""
     # `[\n  {…},\n  {…}\n]\n` re-indented by 2 is `[\n` + exactly that + `\n  ]\n  `.
     return dumps_js(entries).replace(b"\n", b"\n  ")[2:-7]
@@ -137,7 +137,7 @@ def append(data: bytes, entries: list[Entry]) -> tuple[Pieces, int] | None:
     and how many leading bytes are unchanged; None if `data` is not laid out as expected."""
     if not entries:
         return [data], len(data)
-    added = _block(entries)
+    added = entries_block(entries)
     span = _entries_span(data)
     view = memoryview(data)
     if span is not None:

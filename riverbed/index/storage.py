@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -14,16 +12,22 @@ import orjson
 from riverbed.errors import (
     ConflictedIndexError,
     CorruptIndexError,
-    LockTimeoutError,
-    StoreWriteError,
-    UsageError,
 )
-from riverbed.index import locking, note_key, notes
-from riverbed.index.atomic_write import temp_prefix, write_bytes_atomic, write_failure
+from riverbed.index import chain_notes, note_key, notes
+from riverbed.index.atomic_write import write_bytes_atomic
 from riverbed.index.collector import collector_paused
 from riverbed.index.conflict_markers import marker_line
-from riverbed.index.digests import Hashed, digest, hashing
+from riverbed.index.digests import Hashed, hashing
 from riverbed.index.fast_change import FastChange, try_fast
+from riverbed.index.held_lock import (
+    _HELD,
+    DEFAULT_LOCK_TIMEOUT,
+    LOCK_TIMEOUT_VARIABLE,
+    Held,
+    lock_path,
+    lock_timeout,
+    locked,
+)
 from riverbed.index.jsonbytes import (
     MAX_DEPTH,
     dumps_js,
@@ -39,14 +43,21 @@ from riverbed.index.schema import structural_problems
 from riverbed.index.secrets import secret_kind
 from riverbed.index.write_checks import check_written
 
-#: How long a writer waits for another process's lock before giving up (seconds).
-DEFAULT_LOCK_TIMEOUT = 30.0
-LOCK_TIMEOUT_VARIABLE = "RIVERBED_LOCK_TIMEOUT"
-
-
-def lock_path(path: Path) -> Path:
-    """The sidecar file whose advisory lock serializes writers of `path`."""
-    return path.with_name(f".{path.name}.lock")
+#: The lock's names are kept here too: callers hold the store's lock through its storage.
+__all__ = [
+    "DEFAULT_LOCK_TIMEOUT",
+    "LOCK_TIMEOUT_VARIABLE",
+    "Held",
+    "lock_path",
+    "lock_timeout",
+    "locked",
+    "parse_index_bytes",
+    "read_index",
+    "read_index_and_expiries",
+    "replace_index",
+    "update_index",
+    "write_index_atomic",
+]
 
 
 def parse_index_bytes(data: bytes, source: str) -> Index:
@@ -182,122 +193,20 @@ def read_index_and_expiries(path: Path) -> tuple[Index, frozenset[str] | None]:
     lines = notes.read_unlocked(lock_path(path))
     key = note_key.note_key() if lines else None
     if key is None:
-        index, _canonical, expiries = _validated(_loads(data, str(path)), data, str(path))
+        document = _loads(data, str(path))
+        index, _canonical, expiries = _validated(document, data, str(path))
         return index, expiries
     with hashing(data) as hashed:
         document = _loads(data, str(path))  # the hash runs beside the parse
-        proven = notes.noted(lines, key, hashed().hexdigest)
+        proof = hashed()
+        proven = notes.noted(lines, key, proof.hexdigest) or chain_notes.proves(
+            lines, key, data, proof
+        )
     # Bytes this user's riverbed proved valid and canonical are not validated again.
     if proven:
         return cast(Index, document), None
     index, _canonical, expiries = _validated(document, data, str(path))
     return index, expiries
-
-
-def lock_timeout() -> float:
-    """Seconds to wait for the index lock: `$RIVERBED_LOCK_TIMEOUT`, else 30."""
-    text = os.environ.get(LOCK_TIMEOUT_VARIABLE, "").strip()
-    if not text:
-        return DEFAULT_LOCK_TIMEOUT
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 86_400:
-        raise UsageError(
-            f"{LOCK_TIMEOUT_VARIABLE}={text!r} is not a number of seconds between 0 and 86400"
-        )
-    return value
-
-
-_HELD: dict[str, Held] = {}
-
-
-@dataclass(frozen=True)
-class Held:
-    """The held lock of one index; it remembers which exact contents are proven canonical.
-
-    See `notes`. With no key (`key` None) no note is trusted or written, and every read
-    validates.
-    """
-
-    fd: int
-    key: bytes | None = field(default=None, repr=False)
-
-    def verified(self, data: bytes) -> bool:
-        """Whether `data` is content riverbed proved canonical and valid."""
-        return self.key is not None and self.known(digest(data))
-
-    def known(self, content_digest: str) -> bool:
-        """Whether content with this digest was proved canonical and valid (by this user)."""
-        return self.key is not None and notes.noted(
-            locking.notes(self.fd), self.key, content_digest
-        )
-
-    def has_notes(self) -> bool:
-        """Whether the lock file holds any note (without one, no contents can be proven)."""
-        return self.key is not None and bool(locking.notes(self.fd))
-
-    def remember(self, data: bytes) -> None:
-        """Note `data` as proven canonical and valid (the newest few are kept; none keyless)."""
-        self.note_digest(digest(data))
-
-    def note_digest(self, content_digest: str) -> None:
-        """Note the contents with this digest as proven canonical and valid (see `remember`)."""
-        if self.key is not None:
-            lines = locking.notes(self.fd)
-            locking.set_notes(self.fd, notes.with_note(lines, self.key, content_digest))
-
-
-@contextlib.contextmanager
-def locked(path: Path, *, timeout: float | None = None) -> Iterator[Held]:
-    """Hold the exclusive lock for `path` (creating its directory) while inside.
-
-    Waits at most `timeout` seconds (default `lock_timeout()`), then raises LockTimeoutError
-    naming the pid of the process that holds it.
-    """
-    wait = lock_timeout() if timeout is None else timeout
-    lock = lock_path(path)
-    key = note_key.note_key()  # read once a process (created on first use), outside the lock
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = locking.open_lock_file(lock)
-    except OSError as exc:
-        raise StoreWriteError(write_failure(path, exc, "the index")) from None
-    try:
-        try:
-            acquired = locking.acquire(handle, wait)
-        except OSError as exc:
-            raise StoreWriteError(write_failure(path, exc, "the index")) from None
-        if not acquired:
-            raise LockTimeoutError(_lock_timeout_message(path, lock, wait, handle))
-        where = os.path.abspath(path)
-        held = _HELD[where] = Held(handle, key)
-        try:
-            _remove_stale_temps(path)
-            yield held
-        finally:
-            _HELD.pop(where, None)
-            locking.release(handle)
-    finally:
-        os.close(handle)
-
-
-def _lock_timeout_message(path: Path, lock: Path, wait: float, handle: int) -> str:
-    pid = locking.holder_pid(handle)
-    holder = f"process {pid}" if pid is not None else "another process"
-    return (
-        f"{path}: {holder} has held the index lock ({lock}) for more than {wait:g} s; "
-        f"nothing was written (wait for it to finish or stop it, then retry; "
-        f"{LOCK_TIMEOUT_VARIABLE} sets how many seconds to wait)"
-    )
-
-
-def _remove_stale_temps(path: Path) -> None:
-    # Under the lock no writer is active, so any temp file left is from a killed process.
-    for leftover in path.parent.glob(temp_prefix(path) + "*.tmp"):
-        with contextlib.suppress(OSError):
-            leftover.unlink()
 
 
 def write_index_atomic(path: Path, index: Index) -> None:
@@ -376,6 +285,10 @@ def _read_held(
     if held.known(proof.hexdigest):
         loaded: Index = _loads(data, str(path))
         return loaded, proof
+    if held.proves(data, proof):  # appends chained to noted contents: noted now themselves
+        held.note_digest(proof.hexdigest)
+        chained: Index = _loads(data, str(path))
+        return chained, proof
     return _noted(held, *_parse(data, str(path)), proof)
 
 

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 from riverbed.errors import DuplicateEntryError, InvalidEntryError, RiverbedWarning, WarningSink
-from riverbed.index import lifecycle, splice
+from riverbed.index import lifecycle, splice, tail_append
 from riverbed.index.dates import (
     format_timestamp,
     is_valid_date,
@@ -29,7 +29,7 @@ from riverbed.index.schema import (
     entry_problems,
     validator,
 )
-from riverbed.index.storage import read_index_and_expiries, update_index
+from riverbed.index.storage import locked, read_index_and_expiries, update_index
 
 PathLike = str | os.PathLike[str]
 #: Up to this many ids an append looks each up in the file's bytes; for more, one scan of
@@ -154,8 +154,19 @@ def append_entries(
             return None
         return _spliced(data, *_sort_batch(batch, existing.get), None)
 
+    if _by_tail(Path(path), batch):
+        return AppendReport(tuple(entry["id"] for entry in batch), ())
     result: AppendReport = update_index(Path(path), change, fast=fast)
     return result
+
+
+def _by_tail(path: Path, batch: list[Entry]) -> bool:
+    """Whether `batch` was appended by the file's tail (see `tail_append`); False: nothing
+    written."""
+    if not 0 < len(batch) <= tail_append.MOST_ENTRIES:
+        return False
+    with locked(path) as held:
+        return tail_append.append(path, held, batch)
 
 
 def _spliced(

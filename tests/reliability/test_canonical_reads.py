@@ -48,12 +48,28 @@ def test_a_repeated_key_in_a_canonical_layout_is_refused(index_path: Path, where
         else data[:-3] + repeated + b"\n}\n"
     )
     index_path.write_bytes(data)
-    for operation in (load_memory, lambda p: append_entry(p, support.make_entry("n"))):
-        with pytest.raises(CorruptIndexError) as caught:
-            operation(index_path)
-        message = str(caught.value)
-        assert "repeats the key" in message and "\n" not in message
-    assert index_path.read_bytes() == data
+    with pytest.raises(CorruptIndexError) as caught:
+        load_memory(index_path)
+    message = str(caught.value)
+    assert "repeats the key" in message and "\n" not in message
+    _appended_and_still_refused(index_path, data, message)
+
+
+def _appended_and_still_refused(index_path: Path, data: bytes, message: str) -> None:
+    """An append to a fresh copy checks what it changes (issue 30): when the file's end is as
+    writers lay it out, the new entry goes after the old bytes, none of them moved, and every
+    read still refuses the file with the same message. Any other layout is refused whole."""
+    try:
+        append_entry(index_path, support.make_entry("n"))
+    except CorruptIndexError as refused:
+        assert str(refused) == message
+        assert index_path.read_bytes() == data
+        return
+    kept = data.rindex(b"\n    }") + len(b"\n    }")
+    assert index_path.read_bytes()[:kept] == data[:kept]
+    with pytest.raises(CorruptIndexError) as again:
+        load_memory(index_path)
+    assert str(again.value) == message
 
 
 def test_a_bom_is_refused_on_read(index_path: Path) -> None:
@@ -123,9 +139,8 @@ def test_deep_nesting_in_a_canonical_layout(index_path: Path, levels: int) -> No
         assert proven(data)
         assert load_memory(index_path)["entries"][0]["context"]["x"]
         return
-    for operation in (load_memory, lambda p: append_entry(p, support.make_entry("n"))):
-        with pytest.raises(CorruptIndexError) as caught:
-            operation(index_path)
-        message = str(caught.value)
-        assert f"nest deeper than {MAX_DEPTH} levels" in message and "\n" not in message
-    assert index_path.read_bytes() == data
+    with pytest.raises(CorruptIndexError) as caught:
+        load_memory(index_path)
+    message = str(caught.value)
+    assert f"nest deeper than {MAX_DEPTH} levels" in message and "\n" not in message
+    _appended_and_still_refused(index_path, data, message)

@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import reliability_support as support
@@ -137,6 +138,9 @@ def test_a_forged_note_for_a_malformed_index_is_not_trusted(
 ) -> None:
     data, fragment = MALFORMED[case]
     plant(index_path, data, [forged_notes(data)[forgery]])
+    if operation == "append_entry":
+        appended_without_trust(index_path, data, fragment)
+        return
     with pytest.raises(CorruptIndexError) as caught:
         OPERATIONS[operation](index_path)
     message = str(caught.value)
@@ -144,12 +148,41 @@ def test_a_forged_note_for_a_malformed_index_is_not_trusted(
     assert index_path.read_bytes() == data
 
 
-def test_every_forgery_at_once_is_still_refused(index_path: Path) -> None:
-    data, _ = MALFORMED["an entry without id"]
-    plant(index_path, data, list(forged_notes(data).values()))
-    with pytest.raises(CorruptIndexError, match=r"\$\.entries\[1\]"):
+def reads_validate(index_path: Path) -> bool:
+    """Whether a read of the index validates it (no note or chain proves its bytes)."""
+    calls: list[str] = []
+    real = storage._validated
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append("validated")
+        return real(*args, **kwargs)
+
+    with mock.patch.object(storage, "_validated", spy):
+        load_memory(index_path)
+    return calls == ["validated"]
+
+
+def appended_without_trust(index_path: Path, data: bytes, fragment: str) -> None:
+    """An append trusts no note: it checks what it changes (issue 30), so a file laid out as
+    writers lay it out gets the new entry after its old bytes, none of them moved, and every
+    read still refuses it, naming the problem; any other layout is refused whole."""
+    try:
         append_entry(index_path, entry("new"))
-    assert index_path.read_bytes() == data
+    except CorruptIndexError as refused:
+        assert fragment in str(refused) and "\n" not in str(refused)
+        assert index_path.read_bytes() == data
+        return
+    kept = data.rindex(b"\n    }") + len(b"\n    }")
+    assert index_path.read_bytes()[:kept] == data[:kept]
+    with pytest.raises(CorruptIndexError) as caught:
+        load_memory(index_path)
+    assert fragment in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_every_forgery_at_once_is_still_refused(index_path: Path) -> None:
+    data, fragment = MALFORMED["an entry without id"]
+    plant(index_path, data, list(forged_notes(data).values()))
+    appended_without_trust(index_path, data, fragment)
 
 
 CLI_VERBS: dict[str, list[str]] = {
@@ -193,8 +226,12 @@ def test_a_forged_note_for_a_valid_file_only_costs_a_validation(
     plant(index_path, data, [forged_notes(data)[forgery]])
     append_entry(index_path, entry("new"))
     append_entry(index_path, entry("newer"))
-    assert parses == [str(index_path)], "validated once, then proven by riverbed's own note"
+    assert parses == [], "appends check what they change and trust no note"
     assert index_path.read_bytes() == _canonical([entry("m-0"), entry("new"), entry("newer")])
+    # The appends chained themselves to the newest note, the forged one: the chain proves
+    # nothing, so the next read validates, and a write then notes the file genuinely.
+    assert reads_validate(index_path)
+    expire_entries(index_path, now=support.FIXED_NOW)
     notes = lock_notes(index_path)
     assert notes[-1] == genuine_note(index_path.read_bytes())
     assert not any(note.startswith("verified-v1") for note in notes), "old notes are dropped"
@@ -223,15 +260,19 @@ def test_a_lock_file_from_another_users_state_is_not_trusted(
     signed_by_alice = genuine_note(bad)
     monkeypatch.setenv(note_key.STATE_DIR_VARIABLE, str(tmp_path / "bob"))
     assert note_key.note_key() is not None
-    # Alice's honest notes, committed along with her file: Bob validates it before a splice.
+    # Alice's honest notes, committed along with her file: Bob's append checks what it
+    # changes, and his read validates the file (her notes and chains prove nothing to him).
     append_entry(index_path, entry("m-2"))
-    assert parses == [str(index_path)]
+    assert parses == []
+    assert reads_validate(index_path)
     # Alice's note for a malformed file means nothing to Bob's riverbed.
     plant(index_path, bad, [signed_by_alice])
-    for operation in OPERATIONS.values():
-        with pytest.raises(CorruptIndexError, match=r"\$\.entries\[1\]"):
-            operation(index_path)
+    for name, operation in OPERATIONS.items():
+        if name != "append_entry":
+            with pytest.raises(CorruptIndexError, match=r"\$\.entries\[1\]"):
+                operation(index_path)
     assert index_path.read_bytes() == bad
+    appended_without_trust(index_path, bad, "$.entries[1]")
 
 
 SIGN = """
@@ -288,8 +329,9 @@ def test_no_key_means_no_notes_and_every_read_validates(
             append_entry(index_path, entry(f"k-{number}"))
         report = expire_entries(index_path, now=support.FIXED_NOW)
     assert report.archived == ("k-0", "k-1", "k-2")
-    # The first append creates the file; every later read validates it.
-    assert parses == [str(index_path)] * 3
+    # The first append creates the file; the later two check what they change (their tail,
+    # their ids); the expiry, which reads every entry, validates it.
+    assert parses == [str(index_path)]
     assert lock_notes(index_path) == []
     assert capsys.readouterr() == ("", "")
     # A forgery is refused just as with a key.
@@ -335,7 +377,8 @@ def test_a_state_dir_an_unprivileged_user_cannot_write(index_path: Path, parses:
         (top / "memory").chmod(0o777)
         (top / "state").mkdir(mode=0o755)  # root's: nobody may not create the key here
         outcome = _as_nobody(top / "memory" / "index.json", top / "state" / "riverbed", parses)
-        assert outcome == {"key": None, "entries": 3, "notes": [], "parses": 2}, outcome
+        # No key, no notes; the second and third appends check what they change (no parse).
+        assert outcome == {"key": None, "entries": 3, "notes": [], "parses": 0}, outcome
         assert not (top / "state" / "riverbed").exists()
     finally:
         shutil.rmtree(top)

@@ -29,8 +29,9 @@ from riverbed import (
     append_entries,
     append_entry,
     expire_entries,
+    load_memory,
 )
-from riverbed.index import splice, storage
+from riverbed.index import splice, storage, tail_append
 from riverbed.index.jsonbytes import MAX_DEPTH, dumps_js
 from riverbed.index.model import Index
 
@@ -71,8 +72,8 @@ def test_appends_into_a_file_riverbed_wrote_splice_the_same_bytes(
     if first == "version":
         layout = {"version": "1", "entries": start}
     index_path.write_bytes(dumps_js(layout))
-    append_entry(index_path, entry("s-1"))  # full path: proves and remembers the file
-    assert len(parses) == 1
+    append_entry(index_path, entry("s-1"))
+    assert parses == []  # a fresh copy is appended by its tail: checked where it changes
     tricky = [
         entry('s-"quoted"\\back'),
         entry("s-é-🦀", context={"id": "s-0", "nested": {"id": "s-1"}, "n": 2.0, "t": 1e-7}),
@@ -81,6 +82,8 @@ def test_appends_into_a_file_riverbed_wrote_splice_the_same_bytes(
     for item in tricky:
         append_entry(index_path, item)
     append_entries(index_path, [entry("s-b1"), entry("s-b2")])
+    # The first id no byte search can be sure of took the full path, which proved the file;
+    # every later append spliced it.
     assert len(parses) == 1, "every later append spliced"
     all_entries = [*start, entry("s-1"), *tricky, entry("s-b1"), entry("s-b2")]
     assert index_path.read_bytes() == expected(index_path, *all_entries, first=first)
@@ -154,11 +157,23 @@ def test_a_hand_edited_file_takes_the_full_path(
     edited = HAND_EDITS[edit](data)
     index_path.write_bytes(edited)
     append_entry(index_path, entry("h-2"))
-    assert parses == [str(index_path)]
-    # The full path re-serializes: the edit's layout is gone, its content kept.
     document = json.loads(edited)
     document["entries"].append(entry("h-2"))
+    if edit in EDITS_INSIDE:
+        # The head and the end are as writers lay them out: appended by the tail, which
+        # checks what it changes; the edit stays as it was, the new entry goes after it.
+        assert parses == []
+        kept = edited.rindex(b"\n    }") + len(b"\n    }")
+        assert index_path.read_bytes()[:kept] == edited[:kept]
+        assert json.loads(index_path.read_bytes()) == document
+        return
+    assert parses == [str(index_path)]
+    # The full path re-serializes: the edit's layout is gone, its content kept.
     assert index_path.read_bytes() == dumps_js(document)
+
+
+#: Edits that leave a file's head and end as writers lay them out (the tail append's case).
+EDITS_INSIDE = ("re-indented entry", "one-line entry", "same length, other text")
 
 
 def test_a_bom_takes_the_full_path_and_is_refused(index_path: Path, parses: list[str]) -> None:
@@ -170,15 +185,18 @@ def test_a_bom_takes_the_full_path_and_is_refused(index_path: Path, parses: list
     assert index_path.read_bytes() == b"\xef\xbb\xbf" + data
 
 
-def test_a_canonical_looking_edit_that_breaks_the_schema_is_still_refused(
+def test_a_canonical_looking_edit_that_breaks_the_schema_stays_refused_by_reads(
     index_path: Path, parses: list[str]
 ) -> None:
     data = proven(index_path, entry("v-0"))
     broken = data.replace(b'"type": "pattern"', b'"type": "unknown"')
     index_path.write_bytes(broken)
+    # The append checks what it changes; the edit it did not touch is refused by every read.
+    append_entry(index_path, entry("v-1"))
+    kept = broken.rindex(b"\n    }") + len(b"\n    }")
+    assert index_path.read_bytes()[:kept] == broken[:kept]
     with pytest.raises(CorruptIndexError, match=r"\$\.entries\[0\]"):
-        append_entry(index_path, entry("v-1"))
-    assert index_path.read_bytes() == broken
+        load_memory(index_path)
 
 
 def test_generated_at_is_refreshed_by_the_full_path(index_path: Path, parses: list[str]) -> None:
@@ -206,7 +224,7 @@ appendEntry(process.argv[2], JSON.parse(process.argv[3]));
 """
 
 
-def test_a_file_river_reviewer_wrote_is_proven_once_then_spliced(
+def test_a_file_river_reviewer_wrote_is_appended_by_its_tail(
     index_path: Path, parses: list[str], tmp_path: Path
 ) -> None:
     node = shutil.which("node")
@@ -231,7 +249,7 @@ def test_a_file_river_reviewer_wrote_is_proven_once_then_spliced(
         )
     append_entry(index_path, entry("rr-2"))
     append_entry(index_path, entry("rr-3"))
-    assert parses == [str(index_path)]
+    assert parses == []  # River Reviewer's layout is appended by its tail, as riverbed's is
     assert index_path.read_bytes() == expected(index_path, *(entry(f"rr-{n}") for n in range(4)))
 
 
@@ -261,8 +279,10 @@ def test_expire_on_a_proven_file_changes_only_the_archived_entries(
     for path in (fast_path, full_path):
         path.parent.mkdir()
         path.write_bytes(dumps_js({"entries": expiring_index(), "version": "1"}))
-    append_entry(fast_path, entry("x-proof"))  # proves the file (full path once)
-    append_entry(full_path, entry("x-proof"))
+    # A batch too big for the tail append takes the full path, which proves the file.
+    proof = [entry(f"x-proof-{n}") for n in range(tail_append.MOST_ENTRIES + 1)]
+    append_entries(fast_path, proof)
+    append_entries(full_path, proof)
     full_path.write_bytes(full_path.read_bytes())  # same bytes; lock notes differ per dir
     storage.lock_path(full_path).unlink()
     before = fast_path.read_bytes()

@@ -1,0 +1,202 @@
+"""Appending a few entries by their tail: the file's bytes copied in the kernel, checked where
+they change.
+
+An append changes only the end of the file, so only the end is checked: the head and the
+closing of `entries` must be as writers lay them out, and no new id may be spelled anywhere
+in the file. The old bytes go to the temp file by `copy_file_range` (no 70 MB buffer to fault
+in, no userspace copy) while one read through a reused buffer looks for the ids; then the
+new tail, fsync and the rename, so a reader still sees the old file or the new one, never
+half of either. The old bytes are not hashed: a chain note (`chain_notes`) lets the next
+read prove the new file from the note of the old one and the hash of the tail.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from riverbed.errors import StoreWriteError
+from riverbed.index import atomic_write
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.index.model import Entry
+from riverbed.index.splice import entries_block
+from riverbed.index.write_checks import check_entries_written
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from riverbed.index.held_lock import Held
+
+#: How a file riverbed (`entries` first) or River Reviewer (`version` first) wrote begins, and
+#: ends after its last entry, when `entries` holds entries and there is no `generatedAt`
+#: (which an append refreshes: the full path does that). A valid index has no other member.
+LAYOUTS = (
+    (b'{\n  "entries": [\n    {\n', b'\n  ],\n  "version": "1"\n}\n'),
+    (b'{\n  "version": "1",\n  "entries": [\n    {\n', b"\n  ]\n}\n"),
+)
+_ENTRY_END = b"\n    }"
+#: At most this many entries go by their tail (each id is one byte search of the file).
+MOST_ENTRIES = 4
+_CHUNK = 1 << 20
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+
+
+class _Dropped(Exception):
+    """The scan found a reason to take the full path: the temp file is not installed."""
+
+
+def id_spelling(entry_id: str) -> bytes | None:
+    """The only JSON spelling JSON writers give this id, or None when there could be others.
+
+    Printable ASCII without a quote, a backslash or a slash is written as it is by every
+    writer (`\\/` is allowed for a slash); anything else could be escaped in more than one way,
+    and a byte search would not be exact.
+    """
+    if not entry_id or not entry_id.isascii() or not entry_id.isprintable():
+        return None
+    if any(character in entry_id for character in '"\\/'):
+        return None
+    return dumps_js(entry_id)[:-1]
+
+
+def append(path: Path, held: Held, entries: Sequence[Entry]) -> bool:
+    """Append `entries` (validated) by the file's tail if it allows; False: use the full path.
+
+    The full path is taken when: `copy_file_range` is missing; the file is missing or not
+    laid out as writers lay it out at its head and end (or carries `generatedAt`); or one
+    of the ids is spelled anywhere in it (taken, or an identical entry again: the full path
+    decides). Otherwise the file is checked where it changes: its head and end, the new
+    ids, the new entries; the rest is left to the next read, which validates it unless a
+    note or a chain proves it (`chain_notes`).
+    """
+    spellings = [id_spelling(entry["id"]) for entry in entries]
+    if not hasattr(os, "copy_file_range") or not 0 < len(entries) <= MOST_ENTRIES:
+        return False
+    if None in spellings or len(set(spellings)) != len(spellings):
+        return False
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:  # missing, unreadable, a symlink: the full path says what to do
+        return False
+    try:
+        before = os.fstat(fd)
+        closing = _closing(fd, before)
+        if closing is None:
+            return False
+        check_entries_written([(None, entry) for entry in entries])
+        new_tail = b",\n" + entries_block(list(entries)) + closing
+        searched = [s for s in spellings if s is not None]
+        return _write(
+            path,
+            held,
+            fd,
+            before=before,
+            spellings=searched,
+            new_tail=new_tail,
+            closing=len(closing),
+        )
+    finally:
+        os.close(fd)
+
+
+def _closing(fd: int, info: os.stat_result) -> bytes | None:
+    """The bytes after the last entry when the file is laid out as in `LAYOUTS`, else None."""
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    for head, closing in LAYOUTS:
+        last = _ENTRY_END + closing
+        if info.st_size >= len(head) + len(last) and os.pread(fd, len(head), 0) == head:
+            end = os.pread(fd, len(last), info.st_size - len(last))
+            return closing if end == last else None
+    return None
+
+
+def _write(
+    path: Path,
+    held: Held,
+    fd: int,
+    *,
+    before: os.stat_result,
+    spellings: list[bytes],
+    new_tail: bytes,
+    closing: int,
+) -> bool:
+    """Copy the old bytes and write the new tail to a temp file while the scan checks them."""
+    offset = before.st_size - closing
+
+    def scan() -> None:
+        if _scan(fd, before.st_size, spellings):
+            raise _Dropped
+        after = os.fstat(fd)
+        if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
+            raise _Dropped  # another program wrote it meanwhile, without the lock
+
+    temp = None
+    try:
+        out, temp = tempfile.mkstemp(
+            dir=path.parent, prefix=atomic_write.temp_prefix(path), suffix=".tmp"
+        )
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            copied = pool.submit(_copy_synced, fd, out, offset, new_tail)
+            try:
+                scan()
+            finally:
+                concurrent.futures.wait([copied])
+            copied.result()
+        os.chmod(temp, before.st_mode & 0o777)
+        atomic_write.replace_file(temp, path)
+        temp = None
+        atomic_write.fsync_directory(path.parent)
+    except _Dropped:
+        return False
+    except OSError as exc:
+        raise StoreWriteError(atomic_write.write_failure(path, exc, "the index")) from None
+    finally:
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+    held.chain(offset, new_tail)
+    return True
+
+
+def _copy_synced(source: int, out: int, length: int, tail: bytes) -> None:
+    """The first `length` bytes of `source`, then `tail`, into `out`, synced and closed."""
+    try:
+        done = 0
+        while done < length:
+            count = os.copy_file_range(source, out, length - done, done, done)
+            if count <= 0:
+                raise OSError(5, "the file system copied no bytes")
+            done += count
+        if os.pwrite(out, tail, length) != len(tail):
+            raise OSError(28, "No space left on device")  # a short write: the disk filled up
+        os.fsync(out)
+    finally:
+        os.close(out)
+
+
+def _scan(fd: int, size: int, spellings: list[bytes]) -> bool:
+    """Whether a spelling occurs in the file, from one read through a reused buffer (no 70 MB
+    allocation to fault in)."""
+    room = max(len(spelling) for spelling in spellings)  # carried over between chunks
+    buffer = bytearray(room + _CHUNK)
+    view = memoryview(buffer)
+    carried = b""
+    done = 0
+    while done < size:
+        count = os.preadv(fd, [view[room : room + _CHUNK]], done)
+        if count <= 0:
+            break
+        start = room - len(carried)
+        view[start:room] = carried
+        end = room + count
+        if any(buffer.find(spelling, start, end) != -1 for spelling in spellings):
+            return True
+        carried = bytes(view[end - room + 1 : end])
+        done += count
+    return False

@@ -1,0 +1,211 @@
+"""Appends by the tail: the old bytes copied in the kernel, only what changes checked, and the
+file still replaced by a rename (a reader sees the old file or the new one).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+import reliability_support as support
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from riverbed import (
+    CorruptIndexError,
+    StoreWriteError,
+    append_entries,
+    append_entry,
+    expire_entries,
+    load_memory,
+)
+from riverbed.index import chain_notes, note_key, storage, tail_append
+from riverbed.index.jsonbytes import dumps_js
+
+
+def entry(entry_id: str, **extra: Any) -> dict[str, Any]:
+    return {**support.make_entry(entry_id), **extra}
+
+
+def written(*ids: str) -> bytes:
+    """River Reviewer's layout (`version` first); riverbed keeps a file's layout."""
+    return dumps_js({"version": "1", "entries": [entry(i) for i in ids]})
+
+
+def test_a_proven_file_stays_proven_after_an_append_by_its_tail(index_path: Path) -> None:
+    append_entries(index_path, [entry(f"p-{n}") for n in range(10)])  # new file: noted
+    took: list[bool] = []
+    real_append = tail_append.append
+
+    def spy(*args: Any) -> bool:
+        took.append(real_append(*args))
+        return took[-1]
+
+    tail_append.append = spy  # type: ignore[assignment]
+    try:
+        append_entry(index_path, entry("p-new"))
+    finally:
+        tail_append.append = real_append  # type: ignore[assignment]
+    assert took == [True]
+    ids = [*(f"p-{n}" for n in range(10)), "p-new"]
+    assert index_path.read_bytes() == dumps_js({"entries": [entry(i) for i in ids], "version": "1"})
+    validated: list[int] = []
+    real = storage._validated
+    try:
+        storage._validated = lambda *a, **k: validated.append(1) or real(*a, **k)  # type: ignore[assignment]
+        assert load_memory(index_path)["entries"][-1]["id"] == "p-new"
+    finally:
+        storage._validated = real  # type: ignore[assignment]
+    assert validated == []  # the note written with the append proves the new bytes
+
+
+@settings(
+    max_examples=support.scale(40, 400),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.lists(st.text('ab-_.:1é"\\/', min_size=1, max_size=6), min_size=1, max_size=4),
+    st.integers(0, 3),
+)
+def test_in_place_or_not_the_bytes_are_the_full_paths(
+    tmp_path: Path, ids: list[str], existing: int
+) -> None:
+    path = tmp_path / f"case-{abs(hash((tuple(ids), existing)))}" / "index.json"
+    path.parent.mkdir(exist_ok=True)
+    old = [f"old-{n}" for n in range(existing)]
+    path.write_bytes(written(*old) if old else dumps_js({"version": "1", "entries": []}))
+    batch = [entry(i) for i in dict.fromkeys(ids) if i not in old]
+    append_entries(path, batch)
+    assert path.read_bytes() == dumps_js(
+        {"version": "1", "entries": [*(entry(i) for i in old), *batch]}
+    )
+
+
+def test_a_failed_copy_leaves_the_file_and_no_temp_file(
+    index_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index_path.write_bytes(written("d-0", "d-1"))
+    before = index_path.read_bytes()
+
+    def full(*_args: Any) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "copy_file_range", full)
+    with pytest.raises(StoreWriteError, match="disk is full"):
+        append_entry(index_path, entry("d-2"))
+    assert index_path.read_bytes() == before
+    assert sorted(p.name for p in index_path.parent.iterdir()) == [
+        ".index.json.lock",
+        "index.json",
+    ]
+
+
+def test_an_id_spelled_anywhere_takes_the_full_path(index_path: Path) -> None:
+    # A title spelled as the new id (past a 1 MiB entry, so in a later chunk of the search)
+    # is not told apart from an id by a byte search: the full path decides, and finds it new.
+    big = entry("s-big", content="x" * (1 << 20))
+    index_path.write_bytes(dumps_js({"version": "1", "entries": [big, entry("s-0", title="s-1")]}))
+    took: list[bool] = []
+    real_append = tail_append.append
+
+    def spy(*args: Any) -> bool:
+        took.append(real_append(*args))
+        return took[-1]
+
+    tail_append.append = spy  # type: ignore[assignment]
+    try:
+        append_entry(index_path, entry("s-1"))
+        append_entry(index_path, entry("s-2"))
+    finally:
+        tail_append.append = real_append  # type: ignore[assignment]
+    assert took == [False, True]
+    assert [e["id"] for e in load_memory(index_path)["entries"]] == ["s-big", "s-0", "s-1", "s-2"]
+
+
+@pytest.mark.parametrize("entry_id", ['q"uote', "back\\slash", "sla/sh", "é", "tab\t"])
+def test_ids_a_byte_search_cannot_be_sure_of_take_the_full_path(entry_id: str) -> None:
+    assert tail_append.id_spelling(entry_id) is None
+    assert tail_append.id_spelling("plain-id_1.2:3") == b'"plain-id_1.2:3"'
+
+
+def validated_on_read(index_path: Path) -> bool:
+    """Whether a read of the index validates it (no note and no chain proves its bytes)."""
+    calls: list[int] = []
+    real = storage._validated
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(storage, "_validated", spy)
+        load_memory(index_path)
+    return bool(calls)
+
+
+def test_a_chain_of_appends_proves_the_file_until_it_is_full(index_path: Path) -> None:
+    append_entries(index_path, [entry(f"c-{n}") for n in range(5)])  # the full path notes it
+    for number in range(chain_notes.MOST_STEPS):
+        append_entry(index_path, entry(f"c-new-{number}"))
+    assert not validated_on_read(index_path)
+    append_entry(index_path, entry("c-one-too-many"))  # the chain is not extended
+    assert validated_on_read(index_path)
+    assert load_memory(index_path)["entries"][-1]["id"] == "c-one-too-many"
+
+
+def test_an_edit_after_a_chained_append_is_validated_and_named(index_path: Path) -> None:
+    append_entries(index_path, [entry(f"e-{n}") for n in range(5)])
+    append_entry(index_path, entry("e-new"))
+    data = index_path.read_bytes()
+    index_path.write_bytes(data.replace(b'"type": "pattern"', b'"type": "unknown"', 1))
+    with pytest.raises(CorruptIndexError, match=r"\$\.entries\[0\]"):
+        load_memory(index_path)
+    # An edit that keeps the file valid: read as it is, validated, not proven by the chain.
+    index_path.write_bytes(data.replace(b"content of e-0", b"content of E-0", 1))
+    assert validated_on_read(index_path)
+
+
+def test_an_append_after_an_edit_chains_nothing_it_can_prove(index_path: Path) -> None:
+    # The chain claims the newest noted contents; the file was edited before the append, so
+    # the claim is false and the read finds it out (the edit is named, not hidden).
+    append_entries(index_path, [entry(f"a-{n}") for n in range(5)])
+    data = index_path.read_bytes()
+    index_path.write_bytes(data.replace(b'"type": "pattern"', b'"type": "unknown"', 1))
+    append_entry(index_path, entry("a-new"))
+    with pytest.raises(CorruptIndexError, match=r"\$\.entries\[0\]"):
+        load_memory(index_path)
+
+
+def test_a_chain_signed_with_another_key_proves_nothing(index_path: Path) -> None:
+    append_entries(index_path, [entry(f"k-{n}") for n in range(5)])
+    append_entry(index_path, entry("k-new"))
+    lock = storage.lock_path(index_path)
+    lines = lock.read_text(encoding="ascii").split("\n")
+    forged = []
+    for line in lines:
+        chain = chain_notes.parsed(line, note_key.note_key() or b"")
+        if chain is not None:  # the same chain, signed by somebody else
+            line = chain_notes.chain_note(b"another key", *chain)
+        forged.append(line)
+    lock.write_text("\n".join(forged), encoding="ascii")
+    assert validated_on_read(index_path)
+
+
+def test_expire_on_a_chained_file_takes_the_fast_path(index_path: Path) -> None:
+    append_entries(index_path, [entry(f"x-{n}") for n in range(5)])
+    append_entry(index_path, support.make_entry("x-due", expires="2026-01-01"))
+    parsed: list[str] = []
+    real = storage._parse
+
+    def spy(data: bytes, source: str, **kwargs: Any) -> Any:
+        parsed.append(source)
+        return real(data, source, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(storage, "_parse", spy)
+        report = expire_entries(index_path, now=support.FIXED_NOW)
+    assert report.archived == ("x-due",)
+    assert parsed == []  # proven by its chain, then spliced
