@@ -35,6 +35,7 @@ from riverbed.index.jsonbytes import (
     js_numbers,
     json_error_place,
     loads,
+    loads_fast,
     repeated_key,
     too_deep,
 )
@@ -65,13 +66,18 @@ def parse_index_bytes(data: bytes, source: str) -> Index:
     return _parse(data, source, proving=False)[0]
 
 
-def _loads(data: bytes, source: str) -> Any:
+def _loads_strict(data: bytes, source: str) -> Any:
+    """`_loads` by orjson alone (the parser of record)."""
+    return _loads(data, source, parse=loads)
+
+
+def _loads(data: bytes, source: str, parse: Callable[[bytes], Any] = loads_fast) -> Any:
     # The collector is paused while the objects are created and they are promoted to the
     # oldest generation (see collector_paused); measured: a 100k-entry load takes about
     # half the time (docs/PERFORMANCE.md). The collector's state is restored on exit.
     try:
         with collector_paused(promote=True):
-            return loads(data)
+            return parse(data)
     except ValueError as exc:
         if str(exc).startswith("depth limit exceeded"):  # orjson reads at most 1024 levels
             problem = f"$: objects and arrays nest deeper than {MAX_DEPTH} levels"
@@ -91,7 +97,7 @@ def _validated(
     document: Any, data: bytes, source: str, *, proving: bool = False
 ) -> tuple[Index, bool, frozenset[str]]:
     """`_parse` of a `document` already parsed from `data`, and its expiry strings."""
-    canonical = _check_nesting_and_keys(data, document, source, proving)
+    document, canonical = _check_nesting_and_keys(data, document, source, proving)
     problems = structural_problems(document, limit=1)
     if problems:
         raise CorruptIndexError(source, problems[0])
@@ -135,24 +141,28 @@ def _ids_and_expiries(entries: list[Any]) -> tuple[int, frozenset[str]]:
     return len(ids), frozenset(expiries)
 
 
-def _check_nesting_and_keys(data: bytes, document: Any, source: str, proving: bool) -> bool:
+def _check_nesting_and_keys(
+    data: bytes, document: Any, source: str, proving: bool
+) -> tuple[Any, bool]:
+    """(the document as orjson reads `data`, whether `data` is canonical); raises on nesting
+    deeper than allowed or a repeated key."""
     # One C-speed re-serialization answers every question. Bytes equal to it (plus the final
     # newline) cannot repeat a key: the parse keeps one member per key, so the bytes would
     # differ. Their indentation is the nesting depth. And with no number spelled differently
     # by JavaScript (the markers), they are `dumps_js` of the parse: canonical. Only bytes
     # that differ need the separate repeated-key check.
-    try:
-        pretty = orjson.dumps(document, option=orjson.OPT_INDENT_2)
-    except orjson.JSONEncodeError:
-        # orjson writes at most 254 levels: deeper input is refused here, in one line.
-        pretty = b""
+    pretty = _pretty(document)
+    if not _orjson_form(data, pretty):
+        # msgspec read it (`loads_fast`) and orjson would not write it back byte for byte:
+        # orjson, the parser of record, reads it again (its error, if any, is the answer).
+        document = _loads_strict(data, source)
+        pretty = _pretty(document)
     if not pretty or indented_too_deep(pretty):
         where = too_deep(document, named_steps=2) or "$"
         raise CorruptIndexError(
             source, f"{where}: objects and arrays nest deeper than {MAX_DEPTH} levels"
         )
-    orjson_form = len(data) == len(pretty) + 1 and data.endswith(b"\n") and data.startswith(pretty)
-    if not orjson_form:
+    if not _orjson_form(data, pretty):
         repeated = repeated_key(data, pretty)
         if repeated is not None:
             key, holder = repeated
@@ -161,10 +171,27 @@ def _check_nesting_and_keys(data: bytes, document: Any, source: str, proving: bo
                 f"{_where(holder)} repeats the key {_shown(key)} (JSON readers disagree on "
                 "which value counts: keep one)",
             )
-        return False
+        return document, False
     # orjson and JavaScript spell numbers alike except on lines the markers show (a marker
     # inside a string changes nothing).
-    return proving and js_numbers(pretty) == pretty
+    return document, proving and js_numbers(pretty) == pretty
+
+
+def _pretty(document: Any) -> bytes:
+    try:
+        return orjson.dumps(document, option=orjson.OPT_INDENT_2)
+    except orjson.JSONEncodeError:
+        # orjson writes at most 254 levels (and no integer past 64 bits): refused, in one line.
+        return b""
+
+
+def _orjson_form(data: bytes, pretty: bytes) -> bool:
+    return (
+        bool(pretty)
+        and len(data) == len(pretty) + 1
+        and data.endswith(b"\n")
+        and (data.startswith(pretty))
+    )
 
 
 def _shown(key: str) -> str:
