@@ -108,3 +108,45 @@ def as_nobody(work: Callable[[], str]) -> str:
     os.close(read_end)
     os.waitpid(pid, 0)
     return b"".join(chunks).decode()
+
+
+def appended_and_still_refused(index_path: Path, data: bytes, fragment: str) -> None:
+    """An append checks what it changes (issue 30) and trusts no note: a damaged file laid
+    out as writers lay it out gets the new entry after its old bytes, none of them moved,
+    and every read still refuses it naming `fragment`; any other layout is refused whole."""
+    from riverbed import CorruptIndexError, append_entry, load_memory
+
+    try:
+        append_entry(index_path, make_entry("appended-new"))
+    except CorruptIndexError as refused:
+        assert fragment in str(refused) and "\n" not in str(refused)
+        assert index_path.read_bytes() == data
+        return
+    kept = data.rindex(b"\n    }") + len(b"\n    }")
+    assert index_path.read_bytes()[:kept] == data[:kept]
+    try:
+        load_memory(index_path)
+    except CorruptIndexError as again:
+        assert fragment in str(again) and "\n" not in str(again)
+    else:
+        raise AssertionError("the damaged file was read without a refusal")
+
+
+def validated_on_read(index_path: Path) -> bool:
+    """Whether a read of the index validates it (no note and no chain proves its bytes)."""
+    from riverbed import load_memory
+    from riverbed.index import storage
+
+    calls: list[int] = []
+    real = storage._validated
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    storage._validated = spy  # type: ignore[assignment]
+    try:
+        load_memory(index_path)
+    finally:
+        storage._validated = real  # type: ignore[assignment]
+    return bool(calls)

@@ -20,7 +20,6 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 import reliability_support as support
@@ -139,7 +138,7 @@ def test_a_forged_note_for_a_malformed_index_is_not_trusted(
     data, fragment = MALFORMED[case]
     plant(index_path, data, [forged_notes(data)[forgery]])
     if operation == "append_entry":
-        appended_without_trust(index_path, data, fragment)
+        support.appended_and_still_refused(index_path, data, fragment)
         return
     with pytest.raises(CorruptIndexError) as caught:
         OPERATIONS[operation](index_path)
@@ -148,41 +147,10 @@ def test_a_forged_note_for_a_malformed_index_is_not_trusted(
     assert index_path.read_bytes() == data
 
 
-def reads_validate(index_path: Path) -> bool:
-    """Whether a read of the index validates it (no note or chain proves its bytes)."""
-    calls: list[str] = []
-    real = storage._validated
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        calls.append("validated")
-        return real(*args, **kwargs)
-
-    with mock.patch.object(storage, "_validated", spy):
-        load_memory(index_path)
-    return calls == ["validated"]
-
-
-def appended_without_trust(index_path: Path, data: bytes, fragment: str) -> None:
-    """An append trusts no note: it checks what it changes (issue 30), so a file laid out as
-    writers lay it out gets the new entry after its old bytes, none of them moved, and every
-    read still refuses it, naming the problem; any other layout is refused whole."""
-    try:
-        append_entry(index_path, entry("new"))
-    except CorruptIndexError as refused:
-        assert fragment in str(refused) and "\n" not in str(refused)
-        assert index_path.read_bytes() == data
-        return
-    kept = data.rindex(b"\n    }") + len(b"\n    }")
-    assert index_path.read_bytes()[:kept] == data[:kept]
-    with pytest.raises(CorruptIndexError) as caught:
-        load_memory(index_path)
-    assert fragment in str(caught.value) and "\n" not in str(caught.value)
-
-
 def test_every_forgery_at_once_is_still_refused(index_path: Path) -> None:
     data, fragment = MALFORMED["an entry without id"]
     plant(index_path, data, list(forged_notes(data).values()))
-    appended_without_trust(index_path, data, fragment)
+    support.appended_and_still_refused(index_path, data, fragment)
 
 
 CLI_VERBS: dict[str, list[str]] = {
@@ -230,7 +198,7 @@ def test_a_forged_note_for_a_valid_file_only_costs_a_validation(
     assert index_path.read_bytes() == _canonical([entry("m-0"), entry("new"), entry("newer")])
     # The appends chained themselves to the newest note, the forged one: the chain proves
     # nothing, so the next read validates, and a write then notes the file genuinely.
-    assert reads_validate(index_path)
+    assert support.validated_on_read(index_path)
     expire_entries(index_path, now=support.FIXED_NOW)
     notes = lock_notes(index_path)
     assert notes[-1] == genuine_note(index_path.read_bytes())
@@ -264,7 +232,7 @@ def test_a_lock_file_from_another_users_state_is_not_trusted(
     # changes, and his read validates the file (her notes and chains prove nothing to him).
     append_entry(index_path, entry("m-2"))
     assert parses == []
-    assert reads_validate(index_path)
+    assert support.validated_on_read(index_path)
     # Alice's note for a malformed file means nothing to Bob's riverbed.
     plant(index_path, bad, [signed_by_alice])
     for name, operation in OPERATIONS.items():
@@ -272,7 +240,7 @@ def test_a_lock_file_from_another_users_state_is_not_trusted(
             with pytest.raises(CorruptIndexError, match=r"\$\.entries\[1\]"):
                 operation(index_path)
     assert index_path.read_bytes() == bad
-    appended_without_trust(index_path, bad, "$.entries[1]")
+    support.appended_and_still_refused(index_path, bad, "$.entries[1]")
 
 
 SIGN = """

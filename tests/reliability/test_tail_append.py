@@ -5,6 +5,8 @@ file still replaced by a rename (a reader sees the old file or the new one).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +36,9 @@ def written(*ids: str) -> bytes:
     return dumps_js({"version": "1", "entries": [entry(i) for i in ids]})
 
 
-def test_a_proven_file_stays_proven_after_an_append_by_its_tail(index_path: Path) -> None:
-    append_entries(index_path, [entry(f"p-{n}") for n in range(10)])  # new file: noted
+@contextmanager
+def tail_appends() -> Iterator[list[bool]]:
+    """Whether each append inside went by the tail (True) or the full path (False)."""
     took: list[bool] = []
     real_append = tail_append.append
 
@@ -43,22 +46,21 @@ def test_a_proven_file_stays_proven_after_an_append_by_its_tail(index_path: Path
         took.append(real_append(*args))
         return took[-1]
 
-    tail_append.append = spy  # type: ignore[assignment]
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tail_append, "append", spy)
+        yield took
+
+
+def test_a_proven_file_stays_proven_after_an_append_by_its_tail(index_path: Path) -> None:
+    append_entries(index_path, [entry(f"p-{n}") for n in range(10)])  # new file: noted
+    with tail_appends() as took:
         append_entry(index_path, entry("p-new"))
-    finally:
-        tail_append.append = real_append  # type: ignore[assignment]
     assert took == [True]
     ids = [*(f"p-{n}" for n in range(10)), "p-new"]
     assert index_path.read_bytes() == dumps_js({"entries": [entry(i) for i in ids], "version": "1"})
-    validated: list[int] = []
-    real = storage._validated
-    try:
-        storage._validated = lambda *a, **k: validated.append(1) or real(*a, **k)  # type: ignore[assignment]
-        assert load_memory(index_path)["entries"][-1]["id"] == "p-new"
-    finally:
-        storage._validated = real  # type: ignore[assignment]
-    assert validated == []  # the note written with the append proves the new bytes
+    # The chain note written with the append proves the new bytes: the read does not validate.
+    assert not support.validated_on_read(index_path)
+    assert load_memory(index_path)["entries"][-1]["id"] == "p-new"
 
 
 @settings(
@@ -108,19 +110,9 @@ def test_an_id_spelled_anywhere_takes_the_full_path(index_path: Path) -> None:
     # is not told apart from an id by a byte search: the full path decides, and finds it new.
     big = entry("s-big", content="x" * (1 << 20))
     index_path.write_bytes(dumps_js({"version": "1", "entries": [big, entry("s-0", title="s-1")]}))
-    took: list[bool] = []
-    real_append = tail_append.append
-
-    def spy(*args: Any) -> bool:
-        took.append(real_append(*args))
-        return took[-1]
-
-    tail_append.append = spy  # type: ignore[assignment]
-    try:
+    with tail_appends() as took:
         append_entry(index_path, entry("s-1"))
         append_entry(index_path, entry("s-2"))
-    finally:
-        tail_append.append = real_append  # type: ignore[assignment]
     assert took == [False, True]
     assert [e["id"] for e in load_memory(index_path)["entries"]] == ["s-big", "s-0", "s-1", "s-2"]
 
@@ -131,28 +123,13 @@ def test_ids_a_byte_search_cannot_be_sure_of_take_the_full_path(entry_id: str) -
     assert tail_append.id_spelling("plain-id_1.2:3") == b'"plain-id_1.2:3"'
 
 
-def validated_on_read(index_path: Path) -> bool:
-    """Whether a read of the index validates it (no note and no chain proves its bytes)."""
-    calls: list[int] = []
-    real = storage._validated
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(storage, "_validated", spy)
-        load_memory(index_path)
-    return bool(calls)
-
-
 def test_a_chain_of_appends_proves_the_file_until_it_is_full(index_path: Path) -> None:
     append_entries(index_path, [entry(f"c-{n}") for n in range(5)])  # the full path notes it
     for number in range(chain_notes.MOST_STEPS):
         append_entry(index_path, entry(f"c-new-{number}"))
-    assert not validated_on_read(index_path)
+    assert not support.validated_on_read(index_path)
     append_entry(index_path, entry("c-one-too-many"))  # the chain is not extended
-    assert validated_on_read(index_path)
+    assert support.validated_on_read(index_path)
     assert load_memory(index_path)["entries"][-1]["id"] == "c-one-too-many"
 
 
@@ -165,7 +142,7 @@ def test_an_edit_after_a_chained_append_is_validated_and_named(index_path: Path)
         load_memory(index_path)
     # An edit that keeps the file valid: read as it is, validated, not proven by the chain.
     index_path.write_bytes(data.replace(b"content of e-0", b"content of E-0", 1))
-    assert validated_on_read(index_path)
+    assert support.validated_on_read(index_path)
 
 
 def test_an_append_after_an_edit_chains_nothing_it_can_prove(index_path: Path) -> None:
@@ -191,7 +168,7 @@ def test_a_chain_signed_with_another_key_proves_nothing(index_path: Path) -> Non
             line = chain_notes.chain_note(b"another key", *chain)
         forged.append(line)
     lock.write_text("\n".join(forged), encoding="ascii")
-    assert validated_on_read(index_path)
+    assert support.validated_on_read(index_path)
 
 
 def test_expire_on_a_chained_file_takes_the_fast_path(index_path: Path) -> None:
