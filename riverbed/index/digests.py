@@ -43,19 +43,28 @@ class Hashed:
             if skip >= len(view):
                 skip -= len(view)
                 continue
-            run.append(view[skip:])
-            size += len(view) - skip
-            skip = 0
+            view, skip = view[skip:], 0
+            if len(view) >= _DIRECT:  # hashed where it lies: joining it would copy it
+                if run:
+                    state.update(b"".join(run))
+                    run, size = [], 0
+                state.update(view)
+                continue
+            run.append(view)
+            size += len(view)
             if size >= _RUN:
-                state.update(b"".join(run) if len(run) > 1 else run[0])
+                state.update(b"".join(run))
                 run, size = [], 0
         if run:
             state.update(b"".join(run))
         return str(state.hexdigest())
 
 
-#: Bytes of pieces hashed in one call (hashlib's per-call cost dominates for small ones).
+#: Bytes of small pieces hashed in one call (hashlib's per-call cost dominates for them).
 _RUN = 1 << 20
+#: A piece this long is hashed on its own (measured: an expire's 13,000 slices of a 70 MB
+#: file cost 48 ms to join, against about 10 ms of calls hashing the large ones in place).
+_DIRECT = 4096
 
 
 def _hash(data: bytes) -> Hashed:
