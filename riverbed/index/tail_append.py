@@ -15,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import ctypes
+import errno
 import functools
 import os
 import stat
@@ -172,7 +173,7 @@ def _copy_synced(source: int, out: int, length: int, tail: bytes) -> None:
     try:
         done = 0
         while done < length:
-            count = os.copy_file_range(source, out, min(_CHUNK * 8, length - done), done, done)
+            count = _copy_range(source, out, min(_CHUNK * 8, length - done), done)
             if count <= 0:
                 raise OSError(5, "the file system copied no bytes")
             # The disk starts writing each piece while the next is copied: the fsync below
@@ -206,6 +207,22 @@ def _scan(fd: int, size: int, spellings: list[bytes]) -> bool:
         carried = bytes(view[end - room + 1 : end])
         done += count
     return False
+
+
+#: What `copy_file_range` answers where a file system or kernel cannot copy in the kernel.
+_NO_KERNEL_COPY = (errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP)
+
+
+def _copy_range(source: int, out: int, length: int, offset: int) -> int:
+    """Copy `length` bytes at `offset` from `source` to the same offset of `out`; the bytes
+    go through a buffer where the kernel cannot copy them itself."""
+    try:
+        return os.copy_file_range(source, out, length, offset, offset)
+    except OSError as exc:
+        if exc.errno not in _NO_KERNEL_COPY:
+            raise
+    data = os.pread(source, length, offset)
+    return os.pwrite(out, data, offset) if data else 0
 
 
 def _start_writeback(fd: int, offset: int, length: int) -> None:

@@ -4,6 +4,7 @@ file still replaced by a rename (a reader sees the old file or the new one).
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -103,6 +104,22 @@ def test_a_failed_copy_leaves_the_file_and_no_temp_file(
         ".index.json.lock",
         "index.json",
     ]
+
+
+@pytest.mark.parametrize("code", [errno.EXDEV, errno.EOPNOTSUPP, errno.ENOSYS])
+def test_a_file_system_that_cannot_copy_in_the_kernel_gets_a_buffered_copy(
+    index_path: Path, monkeypatch: pytest.MonkeyPatch, code: int
+) -> None:
+    index_path.write_bytes(written("b-0", "b-1"))
+
+    def unsupported(*_args: Any) -> int:
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(os, "copy_file_range", unsupported)
+    with tail_appends() as took:
+        append_entry(index_path, entry("b-2"))
+    assert took == [True]
+    assert index_path.read_bytes() == written("b-0", "b-1", "b-2")
 
 
 def test_an_id_spelled_anywhere_takes_the_full_path(index_path: Path) -> None:
