@@ -5,18 +5,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from pathlib import Path
 
 from riverbed.errors import (
-    DuplicateEntryError,
     EntryNotFoundError,
     InvalidTransitionError,
     UsageError,
 )
 from riverbed.index.build import build_entry
 from riverbed.index.dates import utc_now
-from riverbed.index.model import Entry, context
-from riverbed.memory.record_suppression import WriteOutcome
+from riverbed.index.model import Entry, Index, context
+from riverbed.memory.record_suppression import WriteOutcome, append_planned
 from riverbed.memory.select import is_revocation
 
 PathLike = str | os.PathLike[str]
@@ -83,36 +81,25 @@ def write_revocations(
     now: datetime | None = None,
 ) -> tuple[WriteOutcome, ...]:
     """Revoke each `(suppression id, reason)` in one locked write; already revoked: a no-op."""
-    from riverbed.index.storage import read_index
-    from riverbed.index.store import append_entries
-
     moment = now or utc_now()
-    for attempt in range(2):  # a second pass only after losing a race to another writer
-        index = read_index(Path(path))
+
+    def plan(index: Index) -> list[WriteOutcome]:
         by_id = {e["id"]: e for e in index["entries"]}
         revocations: dict[str, Entry] = {}
         for entry in index["entries"]:
             if is_revocation(entry):
                 revocations.setdefault(str(context(entry).get("suppressionId")), entry)
         outcomes: list[WriteOutcome] = []
-        new: list[Entry] = []
         for suppression_id, reason in targets:
             planned = planned_revocation(
                 by_id, revocations, suppression_id, reason, author, moment, path
             )
             if planned.written:
                 by_id[planned.entry["id"]] = revocations[suppression_id] = planned.entry
-                new.append(planned.entry)
             outcomes.append(planned)
-        if new:
-            try:
-                append_entries(path, new, now=moment)
-            except DuplicateEntryError:
-                if attempt:
-                    raise
-                continue
-        return tuple(outcomes)
-    raise AssertionError("unreachable")  # pragma: no cover
+        return outcomes
+
+    return append_planned(path, plan, moment)
 
 
 def write_revocation(

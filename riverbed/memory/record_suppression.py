@@ -6,7 +6,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -256,21 +256,32 @@ def write_suppressions(
     path: PathLike, specs: Sequence[SuppressionSpec], *, now: datetime | None = None
 ) -> tuple[WriteOutcome, ...]:
     """Append, in one locked write, each suppression not already in effect (the rest no-ops)."""
-    from riverbed.index.store import append_entries
-
     moment = now or utc_now()
-    for attempt in range(2):  # a second pass only after losing a race to an identical writer
-        index = _load(path)
+
+    def plan(index: Index) -> list[WriteOutcome]:
         by_id = {e["id"]: e for e in index["entries"]}
         revoked = revoked_ids(index)
         outcomes: list[WriteOutcome] = []
-        new: list[Entry] = []
         for spec in specs:
             planned = planned_suppression(by_id, revoked, spec, moment)
             if planned.written:
                 by_id[planned.entry["id"]] = planned.entry
-                new.append(planned.entry)
             outcomes.append(planned)
+        return outcomes
+
+    return append_planned(path, plan, moment)
+
+
+def append_planned(
+    path: PathLike, plan: Callable[[Index], list[WriteOutcome]], moment: datetime
+) -> tuple[WriteOutcome, ...]:
+    """Plan the outcomes against the index, append the written ones in one locked write, and
+    plan once more (from a fresh read) after losing a race to another writer of the same id."""
+    from riverbed.index.store import append_entries
+
+    for attempt in range(2):
+        outcomes = plan(_load(path))
+        new = [outcome.entry for outcome in outcomes if outcome.written]
         if new:
             try:
                 append_entries(path, new, now=moment)
