@@ -42,6 +42,7 @@ from riverbed.index.jsonbytes import (
 from riverbed.index.model import Index, empty_index
 from riverbed.index.schema import structural_problems
 from riverbed.index.secrets import secret_kind
+from riverbed.index.streamed_read import read_streamed
 from riverbed.index.write_checks import check_written
 
 #: The lock's names are kept here too: callers hold the store's lock through its storage.
@@ -213,7 +214,11 @@ def read_index(path: Path) -> Index:
 
 
 def read_index_and_expiries(path: Path) -> tuple[Index, frozenset[str] | None]:
-    """`read_index`, and every effective expiry string when the read validated (else None)."""
+    """`read_index`, and the effective expiry strings the read left to check for warnings
+    (every one when it validated the whole document; None when it validated nothing)."""
+    streamed = read_streamed(path)
+    if streamed is not None:  # the common case: a valid file in its written layout
+        return streamed
     data = _read_bytes(path)
     if data is None:
         return empty_index(), frozenset()

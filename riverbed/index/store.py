@@ -48,8 +48,9 @@ class AppendReport:
 def date_warnings(index: Index, expiries: frozenset[str] | None = None) -> list[str]:
     """One warning per entry whose effective expiry is not a valid RFC 3339 date.
 
-    `expiries`, when given, are every effective expiry string of the index (gathered by
-    the read that validated it): when each is a date, no entry needs looking at.
+    `expiries`, when given, are the effective expiry strings the read that validated the
+    index could not vouch for (every one, or those it found not plainly dates): when each
+    is a date, no entry needs looking at.
     """
     if expiries is not None and all(map(is_valid_date, expiries)):
         return []

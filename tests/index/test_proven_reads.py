@@ -1,4 +1,9 @@
-"""Reads trust this user's verified notes: a proven file is parsed, not validated again."""
+"""Reads trust this user's verified notes: a proven file is parsed, not validated again.
+
+A read first tries the streamed read (`streamed_read`), which validates any file in its
+written layout faster than a note can prove it; these tests are about the notes, which
+decide when that read declines, so the fixture turns it off.
+"""
 
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ def validations(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real(document, data, source, proving=proving)
 
     monkeypatch.setattr(storage, "_validated", spy)
+    monkeypatch.setattr(storage, "read_streamed", lambda _path: None)
     return seen
 
 

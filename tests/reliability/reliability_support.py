@@ -133,20 +133,26 @@ def appended_and_still_refused(index_path: Path, data: bytes, fragment: str) -> 
 
 
 def validated_on_read(index_path: Path) -> bool:
-    """Whether a read of the index validates it (no note and no chain proves its bytes)."""
+    """Whether a read of the index validates it (no note and no chain proves its bytes).
+
+    The read's notes path is observed alone: the streamed read, which validates a file in
+    its written layout before any note is looked at, is turned off for the call.
+    """
     from riverbed import load_memory
     from riverbed.index import storage
 
     calls: list[int] = []
-    real = storage._validated
+    real, streamed = storage._validated, storage.read_streamed
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return real(*args, **kwargs)
 
     storage._validated = spy  # type: ignore[assignment]
+    storage.read_streamed = lambda _path: None  # type: ignore[assignment]
     try:
         load_memory(index_path)
     finally:
         storage._validated = real  # type: ignore[assignment]
+        storage.read_streamed = streamed  # type: ignore[assignment]
     return bool(calls)
