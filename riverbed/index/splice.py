@@ -9,6 +9,7 @@ Under that layout a byte search is exact; anything unexpected returns None (full
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from riverbed.index.jsonbytes import dumps_js
 from riverbed.index.model import Entry
@@ -164,11 +165,15 @@ _ENTRY_INDENT = b"\n      "
 _CONTEXT_INDENT = b"\n        "
 
 
-def entries_with_expiry(data: bytes) -> list[tuple[int, int]]:
+def entries_with_expiry(
+    data: bytes, worth: Callable[[str | None], bool] | None = None
+) -> list[tuple[int, int]]:
     """Spans of the entries that carry `expiresAt` themselves or in `context`, in file order.
 
     In a valid index the only objects inside an entry are `metadata` (no `expiresAt`) and
     `context`, so the key at indent 6 or 8 is exactly where an effective expiry can sit.
+    With `worth`, an entry counts only when `worth` is true for one of its expiry values:
+    the value as a string when it is one spelled without escapes, else None.
     """
     span = _entries_span(data)
     if span is None:
@@ -178,9 +183,10 @@ def entries_with_expiry(data: bytes) -> list[tuple[int, int]]:
     # One scan for the key; its indent says whose member it is (deeper ones are free text).
     position = data.find(_EXPIRY, start, close)
     while position != -1:
-        if data.startswith(_ENTRY_INDENT, position - 7) or data.startswith(
-            _CONTEXT_INDENT, position - 9
-        ):
+        if (
+            data.startswith(_ENTRY_INDENT, position - 7)
+            or data.startswith(_CONTEXT_INDENT, position - 9)
+        ) and (worth is None or worth(_plain_string(data, position + len(_EXPIRY)))):
             first = data.rfind(_ENTRY_START, start, position + 1)
             last = data.find(_ENTRY_END, position, close + 1)
             if first != -1 and last != -1:
@@ -190,6 +196,20 @@ def entries_with_expiry(data: bytes) -> list[tuple[int, int]]:
                 continue
         position = data.find(_EXPIRY, position + len(_EXPIRY), close)
     return spans
+
+
+def _plain_string(data: bytes, at: int) -> str | None:
+    """The JSON string value starting at `data[at]` when it holds no escape, else None."""
+    if data[at : at + 1] != b'"':
+        return None
+    end = data.find(b'"', at + 1)
+    raw = data[at + 1 : end]
+    if end == -1 or b"\\" in raw:
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def replace_many(data: bytes, changes: list[tuple[tuple[int, int], Entry]]) -> bytes:

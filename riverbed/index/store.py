@@ -13,6 +13,7 @@ from riverbed.errors import DuplicateEntryError, InvalidEntryError, RiverbedWarn
 from riverbed.index import lifecycle, splice, tail_append
 from riverbed.index.dates import (
     format_timestamp,
+    instant_or_none,
     is_valid_date,
     unparseable_expiry_warning,
     utc_now,
@@ -282,9 +283,20 @@ def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireRepo
         return new_index, bool(report.archived), report
 
     def fast(data: bytes, _guess: bool) -> FastOutcome:
-        # Only entries carrying an expiry can expire or warn: parse those alone, apply the
-        # same rule to them, and swap in the bytes of the ones it archives.
-        spans = splice.entries_with_expiry(data)
+        # Only entries carrying an expiry can expire or warn, and only if one of their expiry
+        # values is past, unparseable or not a plain string (a plain future date does
+        # neither): parse those alone, apply the same rule to them, and swap in the bytes
+        # of the ones it archives.
+        verdicts: dict[str | None, bool] = {None: True}
+
+        def worth(value: str | None) -> bool:
+            verdict = verdicts.get(value)
+            if verdict is None:
+                instant = instant_or_none(value)
+                verdict = verdicts[value] = instant is None or instant <= moment
+            return verdict
+
+        spans = splice.entries_with_expiry(data, worth)
         view = memoryview(data)
         # One parse of the candidates side by side (an array of them) beats one each.
         candidates: list[Entry] = loads(

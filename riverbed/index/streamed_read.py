@@ -45,6 +45,9 @@ _WRAP_TAIL = len(b"\n  ]\n}")
 _PROBE = b"\n    0\n  ]"  # the one entry of the root's probe (a bare number on its own line)
 _DEEP = b"\n" + b" " * (2 * MAX_DEPTH)  # a line this indented may be too deep: the full read
 _MAX_TAIL = 1 << 16  # the root's members after `entries` (`version`, `generatedAt`)
+#: The buffer grows to hold one entry, but not past this: bytes that go on this long without
+#: an entry's end are another layout (the full read takes them, with one copy in memory).
+MAX_ENTRY = 64 << 20
 
 
 class _Declined(Exception):
@@ -109,6 +112,8 @@ class _Reader:
             buf[1 : 1 + unread] = buf[self._start : self._end]
             self._start, self._end = 1, 1 + unread
         if len(buf) - self._end < BLOCK:  # one entry longer than the buffer holds: grow it
+            if len(buf) > MAX_ENTRY:
+                raise _Declined
             buf.extend(bytes(len(buf)))
         with memoryview(buf) as view:
             count = self._file.readinto(view[self._end : self._end + BLOCK])

@@ -25,21 +25,27 @@ from hypothesis import strategies as st
 from riverbed import load_memory
 from riverbed.errors import CorruptIndexError
 from riverbed.index import schema_types, storage, streamed_read
-from riverbed.index.dates import is_valid_date
+from riverbed.index.build import build_entry
+from riverbed.index.dates import is_valid_date, parse_expires_at
 from riverbed.index.jsonbytes import dumps_js
 from riverbed.index.model import ENTRY_TYPES
 from riverbed.index.schema import ENTRY_SCHEMA, INDEX_SCHEMA, load_schema
 
+NOW = parse_expires_at("2026-06-01T12:00:00Z")
+
 
 def _entry(entry_id: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "id": entry_id,
-        "type": "pattern",
-        "title": f"title {entry_id}",
-        "content": f"content {entry_id}",
-        "metadata": {"createdAt": "2026-06-01T12:00:00.000Z", "author": "t", "tags": ["a"]},
-        **extra,
-    }
+    """A valid entry from the library's builder (any id, even one it would refuse), changed."""
+    built = build_entry(
+        type="pattern",
+        title=f"title {entry_id}",
+        content=f"content {entry_id}",
+        author="t",
+        now=NOW,
+        tags=["a"],
+        entry_id=entry_id or "placeholder",
+    )
+    return {**built, "id": entry_id, **extra}
 
 
 def _index(entries: list[dict[str, Any]], **root: Any) -> dict[str, Any]:
@@ -104,6 +110,20 @@ def test_pieces_across_many_blocks_and_an_entry_larger_than_the_buffer(tmp_path:
     streamed = streamed_read.read_streamed(path)
     assert streamed is not None and streamed[0] == document
     assert same_either_way(path)[0] == "index"
+
+
+def test_bytes_with_no_entry_end_stop_the_buffer_growing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another layout after a matching head (a hostile file, or one entry of megabytes):
+    # the buffer stops growing at MAX_ENTRY and the full read decides, one copy in memory.
+    monkeypatch.setattr(streamed_read, "MAX_ENTRY", 4 * streamed_read.BLOCK)
+    head = b'{\n  "version": "1",\n  "entries": [\n    '
+    path = _write(tmp_path, head + json.dumps(_entry("a", content="z" * (9 << 20))).encode())
+    assert streamed_read.read_streamed(path) is None
+    assert same_either_way(path)[0] == "refused"
+    fits = _index([_entry("big", content="y" * (3 * streamed_read.BLOCK))])
+    assert streamed_read.read_streamed(_write(tmp_path, dumps_js(fits))) is not None
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,16 @@ from riverbed.index.lifecycle import ExpireReport
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 EXPIRIES = st.sampled_from(
-    ["2026-01-01", "2027-01-01", "2026-06-01T12:00:00Z", "2026-06-01T12:00:00.001Z", "soon"]
+    [
+        "2026-01-01",
+        "2027-01-01",
+        "2026-06-01T12:00:00Z",
+        "2026-06-01T12:00:00.001Z",
+        "soon",
+        # Spelled with escapes (a quote, a newline): never judged from the bytes alone.
+        'soon "really"',
+        "2027-01-01\n",
+    ]
 )
 TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
 
