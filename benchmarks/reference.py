@@ -123,6 +123,16 @@ NAMES = {
     "appends": (f"{BATCH} appends (riverbed: one append_entries)", "-", None),
     "expire": ("expire", "≤ 0.5×", 0.5),
 }
+#: Issue 30 sets the targets above at 100,000 entries. Below that the earlier issue's hold
+#: (one append ≤ 0.5× at 10k and 100k, expire ≤ 1.0×): fixed costs weigh more there.
+TARGET_SIZE = 100_000
+SMALLER = {
+    "load": ("-", None),
+    "append": ("≤ 0.5×", 0.5),
+    "append-unproven": ("≤ 0.5×", 0.5),
+    "appends": ("-", None),
+    "expire": ("≤ 1.0×", 1.0),
+}
 
 
 def compare(
@@ -168,6 +178,8 @@ def compare(
     else:
         note = f"{'query matches' if op == 'load' else 'archived'} {counts[0]:,} / {counts[1]:,}"
     name, target, max_ratio = NAMES[op]
+    if size < TARGET_SIZE:
+        target, max_ratio = SMALLER[op]
     return Row(
         name,
         size,
@@ -197,7 +209,8 @@ def render(rows: list[Row], runs: int) -> str:
         "",
         f"Median of {runs} run(s) after a warm-up, riverbed and the reference alternately, each "
         "operation in fresh processes. The reference validates nothing and does not fsync; "
-        "riverbed validates what it reads and writes, fsyncs and takes the lock.",
+        "riverbed validates what it reads and writes, fsyncs and takes the lock. Targets: "
+        f"issue 30's at {TARGET_SIZE:,} entries, the earlier issue's below.",
     ]
     return "\n".join(lines)
 
