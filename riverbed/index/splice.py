@@ -166,14 +166,15 @@ _CONTEXT_INDENT = b"\n        "
 
 
 def entries_with_expiry(
-    data: bytes, worth: Callable[[str | None], bool] | None = None
+    data: bytes, worth: Callable[[bytes | None], bool] | None = None
 ) -> list[tuple[int, int]]:
     """Spans of the entries that carry `expiresAt` themselves or in `context`, in file order.
 
     In a valid index the only objects inside an entry are `metadata` (no `expiresAt`) and
     `context`, so the key at indent 6 or 8 is exactly where an effective expiry can sit.
-    With `worth`, an entry counts only when `worth` is true for one of its expiry values:
-    the value as a string when it is one spelled without escapes, else None.
+    With `worth`, an entry is left out when `worth` is false for each of its expiry values
+    (given the bytes inside its quotes when it is a string spelled without escapes, else
+    None).
     """
     span = _entries_span(data)
     if span is None:
@@ -183,10 +184,12 @@ def entries_with_expiry(
     # One scan for the key; its indent says whose member it is (deeper ones are free text).
     position = data.find(_EXPIRY, start, close)
     while position != -1:
-        if (
-            data.startswith(_ENTRY_INDENT, position - 7)
-            or data.startswith(_CONTEXT_INDENT, position - 9)
-        ) and (worth is None or worth(_plain_string(data, position + len(_EXPIRY)))):
+        if data.startswith(_ENTRY_INDENT, position - 7) or data.startswith(
+            _CONTEXT_INDENT, position - 9
+        ):
+            if worth is not None and not worth(_plain_string(data, position + len(_EXPIRY))):
+                position = data.find(_EXPIRY, position + len(_EXPIRY), close)
+                continue
             first = data.rfind(_ENTRY_START, start, position + 1)
             last = data.find(_ENTRY_END, position, close + 1)
             if first != -1 and last != -1:
@@ -198,18 +201,14 @@ def entries_with_expiry(
     return spans
 
 
-def _plain_string(data: bytes, at: int) -> str | None:
-    """The JSON string value starting at `data[at]` when it holds no escape, else None."""
+def _plain_string(data: bytes, at: int) -> bytes | None:
+    """The bytes of the JSON string starting at `data[at]` when it holds no escape, else None."""
     if data[at : at + 1] != b'"':
         return None
     end = data.find(b'"', at + 1)
-    raw = data[at + 1 : end]
-    if end == -1 or b"\\" in raw:
+    if end == -1 or data.find(b"\\", at + 1, end) != -1:
         return None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+    return data[at + 1 : end]
 
 
 def replace_many(data: bytes, changes: list[tuple[tuple[int, int], Entry]]) -> bytes:

@@ -6,7 +6,7 @@ import os
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from riverbed.errors import DuplicateEntryError, InvalidEntryError, RiverbedWarning, WarningSink
@@ -287,13 +287,18 @@ def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireRepo
         # values is past, unparseable or not a plain string (a plain future date does
         # neither): parse those alone, apply the same rule to them, and swap in the bytes
         # of the ones it archives.
-        verdicts: dict[str | None, bool] = {None: True}
+        verdicts: dict[bytes, bool] = {}
+        today = moment.astimezone(UTC).date().isoformat().encode()
 
-        def worth(value: str | None) -> bool:
-            verdict = verdicts.get(value)
+        def worth(raw: bytes | None) -> bool:
+            # A date before today's (in the order of its first ten bytes) is past or no date
+            # at all: parsed, whatever it holds. Only what may be ahead is judged here.
+            if raw is None or raw[:10] < today:
+                return True
+            verdict = verdicts.get(raw)
             if verdict is None:
-                instant = instant_or_none(value)
-                verdict = verdicts[value] = instant is None or instant <= moment
+                instant = instant_or_none(raw.decode("utf-8", "replace"))
+                verdict = verdicts[raw] = instant is None or instant <= moment
             return verdict
 
         spans = splice.entries_with_expiry(data, worth)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from riverbed.errors import StoreWriteError
-from riverbed.index import atomic_write
+from riverbed.index import atomic_write, digests
 from riverbed.index.digests import hashing
 
 pieces_strategy = st.lists(st.binary(max_size=40), max_size=60)
@@ -64,9 +64,11 @@ def test_a_file_system_that_takes_nothing_is_an_error_not_a_loop(
     pieces=st.lists(
         st.one_of(st.binary(max_size=40), st.binary(min_size=4096, max_size=6000)), max_size=12
     ),
+    # Contents up to 16 MiB are joined whole; larger ones take the pieces one by one.
+    joined_up_to=st.sampled_from([digests._JOINED, 0]),
 )
 def test_the_digest_of_pieces_is_the_digest_of_their_bytes(
-    tail: bytes, keep: int, pieces: list[bytes]
+    tail: bytes, keep: int, pieces: list[bytes], joined_up_to: int
 ) -> None:
     # Longer than the tail hashed apart (64 KiB), so both ways of hashing are taken.
     old = bytes(range(256)) * 270 + tail
@@ -75,7 +77,8 @@ def test_the_digest_of_pieces_is_the_digest_of_their_bytes(
     with hashing(old) as hashed:
         proof = hashed()
     assert proof.hexdigest == hashlib.sha256(old).hexdigest()
-    assert proof.digest_of(new, keep) == hashlib.sha256(b"".join(new)).hexdigest()
+    with mock.patch.object(digests, "_JOINED", joined_up_to):
+        assert proof.digest_of(new, keep) == hashlib.sha256(b"".join(new)).hexdigest()
 
 
 def test_without_writev_each_piece_is_written_in_turn(

@@ -132,3 +132,19 @@ def test_the_benchmark_files_expire_alike(tmp_path: Path, size: int) -> None:
     fast_bytes, fast_report, full_bytes, full_report = both_ways(tmp_path, data)
     assert len(fast_report.archived) > size // 10
     assert (fast_bytes, fast_report) == (full_bytes, full_report)
+
+
+def test_entries_whose_expiries_are_all_ahead_are_left_unparsed() -> None:
+    # An old index has its expired entries first: the filter is asked about every value.
+    ahead = [support.make_entry(f"a-{n}", expires="2030-01-01") for n in range(300)]
+    past = [support.make_entry(f"p-{n}", expires="2026-01-01") for n in range(300)]
+    data = dumps_js({"entries": [*past, *ahead], "version": "1"})
+    everything = splice.entries_with_expiry(data)
+    asked: list[bytes | None] = []
+
+    def only_the_past(raw: bytes | None) -> bool:
+        asked.append(raw)
+        return raw != b"2030-01-01"
+
+    assert splice.entries_with_expiry(data, only_the_past) == everything[:300]
+    assert len(asked) == 600
