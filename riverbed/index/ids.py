@@ -30,3 +30,16 @@ def new_entry_id(entry_type: str, title: str, taken: Container[str] = ()) -> str
         candidate = f"{stem}-{suffix}"
         if candidate not in taken:
             return candidate
+
+
+def unused_id(candidate: str, taken: Container[str]) -> str:
+    """`candidate`, or `candidate-2`, `-3`… when an entry already has it.
+
+    Ids stamped to the second repeat when the same content is recorded twice in one second
+    (a finding set that came back, a re-run job); a repeated id would make the index invalid.
+    """
+    found, n = candidate, 1
+    while found in taken:
+        n += 1
+        found = f"{candidate}-{n}"
+    return found

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from riverbed.findings.interface import Finding
 from riverbed.index import lifecycle
+from riverbed.index.ids import unused_id
 from riverbed.index.model import Entry, Index, is_active
 from riverbed.index.schema import check_entry
 from riverbed.index.storage import update_index
@@ -35,13 +36,16 @@ def record_baseline(
     commit: str | None = None,
 ) -> BaselineRecord:
     """Append a baseline of `findings`, superseding every active one; the same set is a no-op."""
-    entry = baseline_entry(findings, now=now, author=author, branch=branch, commit=commit)
-    check_entry(entry)
+    made = baseline_entry(findings, now=now, author=author, branch=branch, commit=commit)
+    check_entry(made)
 
     def change(index: Index) -> tuple[Index, bool, BaselineRecord]:
         active = [e for e in index["entries"] if is_baseline_entry(e) and is_active(e)]
-        if active and same_baseline(active[-1], entry):
+        if active and same_baseline(active[-1], made):
             return index, False, BaselineRecord(active[-1], False)
+        # The same set recorded again within its second (it came back) would repeat an id.
+        taken = {str(e.get("id")) for e in index["entries"]}
+        entry: Entry = {**made, "id": unused_id(str(made["id"]), taken)}
         updated: Index = {**index, "entries": [*index["entries"], entry]}
         for old in active:
             result = lifecycle.supersede(updated, str(old["id"]), entry["id"], now)

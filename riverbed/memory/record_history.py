@@ -10,6 +10,7 @@ from pathlib import Path
 
 from riverbed.findings.interface import Finding
 from riverbed.index import lifecycle
+from riverbed.index.ids import unused_id
 from riverbed.index.model import Entry, Index
 from riverbed.index.schema import check_entry
 from riverbed.index.storage import update_index
@@ -54,6 +55,9 @@ def record_history(
             return index, False, HistoryRecord(counts, None, tally)
         entry = history_entry(previous, keys, counts, commit=commit, branch=branch, now=now)
         entry = with_ledger(entry, previous, tally)
+        # A re-run of the same commit within its second would repeat the id.
+        taken = {str(e.get("id")) for e in index["entries"]}
+        entry = {**entry, "id": unused_id(str(entry["id"]), taken)}
         check_entry(entry)
         updated: Index = {**index, "entries": [*index["entries"], entry]}
         if previous is not None:
