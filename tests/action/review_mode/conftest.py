@@ -9,7 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,9 @@ from riverbed.testing.runner_env import RunnerPaths, runner_env
 REPO = Path(__file__).resolve().parents[3]
 REALWORLD = REPO / "tests/fixtures/realworld"
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
+# The action runs on the real clock: its suppressions expire a year after today, not on a
+# fixed date that would turn these tests into a time bomb.
+EXPIRES = (datetime.now(UTC) + timedelta(days=365)).date().isoformat()
 HEAD_SHA = "a" * 40
 APP_LINES = [f"line {n}" for n in range(1, 61)]
 # Lines 1-6 and 30-35 of src/app.py are in the diff; 2, 3 and 32 are added.
@@ -92,7 +95,7 @@ def suppression(
         phase=phase,
         files=["src/app.py"],
         entry_id=entry_id,
-        expires="2027-06-30",
+        expires=EXPIRES,
         context={
             "scope": "file",
             "active": True,
