@@ -16,6 +16,7 @@ from datetime import datetime
 
 from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.index.dates import expiry_status, format_timestamp
+from riverbed.index.ids import unused_id
 from riverbed.index.model import Context, Entry, Index, context, is_active
 from riverbed.memory.layers import SharedLayer
 from riverbed.memory.severity import SeverityOverride, parse_override
@@ -104,3 +105,11 @@ def policy_entry(
         "metadata": {"createdAt": format_timestamp(now), "author": author, "tags": [POLICY_TAG]},
         "context": ctx,
     }
+
+
+def with_free_id(entry: Entry, index: Index) -> Entry:
+    """`entry`, renamed `-2`, `-3`… when another entry in `index` holds its id (same second)."""
+    held = {str(e.get("id")): e for e in index.get("entries", [])}
+    if held.get(str(entry["id"])) in (None, entry):
+        return entry  # free, or the identical policy already written (a no-op append)
+    return {**entry, "id": unused_id(str(entry["id"]), held)}

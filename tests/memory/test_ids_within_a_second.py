@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from riverbed.memory.baseline import is_baseline_entry
 from riverbed.memory.history import is_history_entry
 from riverbed.memory.record_baseline import record_baseline
 from riverbed.memory.record_history import record_history
+from riverbed.testing.cli_run import run_riverbed
 
 NOW = datetime(2026, 12, 4, 10, 45, 43, tzinfo=UTC)
 A = Finding(rule_id="R1", file="src/a.py", message="unused import os", line=3)
@@ -74,3 +76,18 @@ def test_unused_id_is_never_taken_and_keeps_a_free_candidate(
     assert found not in taken and found.startswith(candidate)
     if candidate not in taken:
         assert found == candidate
+
+
+def test_two_policies_in_one_second_both_land_and_a_repeat_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "central.json"
+    flags = ["--never-suppress", "gitleaks:*", "--now", "2026-12-04T10:00:00Z", "--json"]
+    ids = []
+    for reason in ("secrets stay visible", "and a second reason", "secrets stay visible"):
+        done = run_riverbed("--index", path, "policy", *flags, "--reason", reason)
+        assert done.returncode == 0, done.stderr
+        ids.append(json.loads(done.stdout)["id"])
+    assert ids[1] == f"{ids[0]}-2" and ids[2] == ids[0]
+    index = read_index(path)
+    assert validate_index(index) == [] and [e["id"] for e in index["entries"]] == ids[:2]

@@ -17,9 +17,10 @@ from riverbed.cli.output import (
 
 def _cmd_policy(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import default_author, parse_now
+    from riverbed.index.storage import read_index
     from riverbed.index.store import append_entry
     from riverbed.memory.severity import parse_overrides
-    from riverbed.organisation.policy import policy_entry
+    from riverbed.organisation.policy import policy_entry, with_free_id
 
     entry = policy_entry(
         never_suppress=args.never_suppress,
@@ -28,6 +29,8 @@ def _cmd_policy(args: argparse.Namespace, context: Context) -> int:
         author=args.author or default_author(),
         now=parse_now(args.now),
     )
+    if context.index_path.exists():
+        entry = with_free_id(entry, read_index(context.index_path))
     stored = append_entry(context.index_path, entry)
     if context.as_json:
         emit_json(stored)
