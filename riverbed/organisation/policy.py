@@ -17,7 +17,7 @@ from datetime import datetime
 from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.index.dates import expiry_status, format_timestamp
 from riverbed.index.ids import unused_id
-from riverbed.index.model import Context, Entry, Index, context, is_active
+from riverbed.index.model import Context, Entry, Index, context, is_active, metadata
 from riverbed.memory.layers import SharedLayer
 from riverbed.memory.severity import SeverityOverride, parse_override
 
@@ -108,8 +108,21 @@ def policy_entry(
 
 
 def with_free_id(entry: Entry, index: Index) -> Entry:
-    """`entry`, renamed `-2`, `-3`… when another entry in `index` holds its id (same second)."""
+    """`entry`, renamed `-2`, `-3`… when another entry in `index` holds its id (same second).
+
+    The same policy written again within its second returns the entry already held (so the
+    append is a no-op), even when the two `createdAt` differ in their milliseconds.
+    """
     held = {str(e.get("id")): e for e in index.get("entries", [])}
-    if held.get(str(entry["id"])) in (None, entry):
-        return entry  # free, or the identical policy already written (a no-op append)
+    existing = held.get(str(entry["id"]))
+    if existing is None:
+        return entry
+    if _without_created(existing) == _without_created(entry):
+        return existing
     return {**entry, "id": unused_id(str(entry["id"]), held)}
+
+
+def _without_created(entry: Entry) -> dict[str, object]:
+    """An entry with `metadata.createdAt` left out, to compare two writes of one policy."""
+    meta = {k: v for k, v in metadata(entry).items() if k != "createdAt"}
+    return {**entry, "metadata": meta}

@@ -91,3 +91,18 @@ def test_two_policies_in_one_second_both_land_and_a_repeat_writes_nothing(
     assert ids[1] == f"{ids[0]}-2" and ids[2] == ids[0]
     index = read_index(path)
     assert validate_index(index) == [] and [e["id"] for e in index["entries"]] == ids[:2]
+
+
+def test_the_same_policy_twice_in_one_second_writes_once_whatever_its_milliseconds(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "central.json"
+    base = ["--never-suppress", "ruff:S105", "--reason", "no hard-coded passwords", "--json"]
+    ids = []
+    for moment in ("2026-12-04T10:00:00.100Z", "2026-12-04T10:00:00.900Z"):
+        done = run_riverbed("--index", path, "policy", *base, "--now", moment)
+        assert done.returncode == 0, done.stderr
+        ids.append(json.loads(done.stdout)["id"])
+    assert ids[0] == ids[1]
+    (entry,) = read_index(path)["entries"]
+    assert entry["metadata"]["createdAt"] == "2026-12-04T10:00:00.100Z"
