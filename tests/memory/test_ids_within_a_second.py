@@ -78,16 +78,22 @@ def test_unused_id_is_never_taken_and_keeps_a_free_candidate(
         assert found == candidate
 
 
+def _policy(path: Path, rule: str, reason: str, now: str) -> str:
+    """`riverbed policy` through the CLI; the id it reports."""
+    done = run_riverbed(
+        "--index", path, "policy", "--never-suppress", rule, "--reason", reason,
+        "--now", now, "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return str(json.loads(done.stdout)["id"])
+
+
 def test_two_policies_in_one_second_both_land_and_a_repeat_writes_nothing(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "central.json"
-    flags = ["--never-suppress", "gitleaks:*", "--now", "2026-12-04T10:00:00Z", "--json"]
-    ids = []
-    for reason in ("secrets stay visible", "and a second reason", "secrets stay visible"):
-        done = run_riverbed("--index", path, "policy", *flags, "--reason", reason)
-        assert done.returncode == 0, done.stderr
-        ids.append(json.loads(done.stdout)["id"])
+    reasons = ("secrets stay visible", "and a second reason", "secrets stay visible")
+    ids = [_policy(path, "gitleaks:*", r, "2026-12-04T10:00:00Z") for r in reasons]
     assert ids[1] == f"{ids[0]}-2" and ids[2] == ids[0]
     index = read_index(path)
     assert validate_index(index) == [] and [e["id"] for e in index["entries"]] == ids[:2]
@@ -97,12 +103,8 @@ def test_the_same_policy_twice_in_one_second_writes_once_whatever_its_millisecon
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "central.json"
-    base = ["--never-suppress", "ruff:S105", "--reason", "no hard-coded passwords", "--json"]
-    ids = []
-    for moment in ("2026-12-04T10:00:00.100Z", "2026-12-04T10:00:00.900Z"):
-        done = run_riverbed("--index", path, "policy", *base, "--now", moment)
-        assert done.returncode == 0, done.stderr
-        ids.append(json.loads(done.stdout)["id"])
+    moments = ("2026-12-04T10:00:00.100Z", "2026-12-04T10:00:00.900Z")
+    ids = [_policy(path, "ruff:S105", "no hard-coded passwords", m) for m in moments]
     assert ids[0] == ids[1]
     (entry,) = read_index(path)["entries"]
     assert entry["metadata"]["createdAt"] == "2026-12-04T10:00:00.100Z"
