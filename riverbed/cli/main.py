@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "riverbed.cli.commands.demo",
     "riverbed.cli.commands.learning",
     "riverbed.cli.commands.imports",
+    "riverbed.cli.commands.lessons",
 )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal, Protocol
 
@@ -34,6 +35,19 @@ class Utterance:
     created_at: str  # ISO 8601 as GitHub gave it
     pr_files: tuple[str, ...] = ()  # files the pull request touched
     path: str | None = None  # the file a review comment sits on, when it does
+
+
+@dataclass(frozen=True)
+class Harvest:
+    """What one harvest read: the utterances kept and, by reason, the comments refused."""
+
+    repository: str  # "owner/name"
+    harvested_at: str  # when this harvest ran (the next harvest's `since`)
+    since: str | None  # the cursor it started from (None: everything, or one `--pr`)
+    utterances: tuple[Utterance, ...]
+    refused: Mapping[str, int]  # reason -> count ("outsider", "bot", "command", "secret", ...)
+    comments_read: int  # every comment looked at, kept or refused
+    prs: tuple[int, ...] = ()  # merged pull requests read
 
 
 @dataclass(frozen=True)
