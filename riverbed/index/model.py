@@ -106,6 +106,9 @@ class Context(TypedDict, total=False):
     ruleId: str
     promotedFrom: str
     tool: str
+    # a fingerprint suppression: the file and message of the finding it hides, when known
+    file: str
+    message: str
     # resurface: a revocation names the suppression it lifts
     action: str
     suppressionId: str

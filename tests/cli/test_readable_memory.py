@@ -1,0 +1,111 @@
+"""Issue 39 §7: what memory says is readable and true (titles, match lists, context)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from review_helpers import riverbed, ruff_command
+
+LONG = "x = '" + "a" * 100 + "'\n"
+
+
+def _ruff(directory: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (directory / name).write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [
+            *ruff_command(),
+            "check",
+            "--no-cache",
+            "--isolated",
+            "--select",
+            "F,E",
+            "--output-format",
+            "sarif",
+            *files,
+        ],
+        cwd=directory,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr.decode()
+    sarif = directory / "ruff.sarif"
+    sarif.write_bytes(done.stdout)
+    return sarif
+
+
+def _kept(cwd: Path, *changed: str) -> list[dict[str, object]]:
+    done = riverbed(
+        "--json", "review", "--findings", "ruff.sarif", "--changed-files", *changed, cwd=cwd
+    )
+    assert done.returncode == 0, done.stderr
+    kept: list[dict[str, object]] = json.loads(done.stdout)["kept"]
+    return kept
+
+
+def _entries(cwd: Path) -> list[dict[str, object]]:
+    index = json.loads((cwd / ".river" / "memory" / "index.json").read_text())
+    entries: list[dict[str, object]] = index["entries"]
+    return entries
+
+
+def test_fingerprint_suppression_is_titled_with_rule_file_and_message(tmp_path: Path) -> None:
+    assert riverbed("init", cwd=tmp_path).returncode == 0
+    _ruff(tmp_path, {"unused.py": "import os\n"})
+    (finding,) = _kept(tmp_path, "unused.py")
+    done = riverbed(
+        "suppress",
+        str(finding["fingerprint"]),
+        "--reason",
+        "re-exported",
+        "--type",
+        "accepted_risk",
+        "--findings",
+        "ruff.sarif",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    (entry,) = _entries(tmp_path)
+    assert entry["title"] == "Suppress F401 in unused.py: `os` imported but unused"
+    ctx = entry["context"]
+    assert isinstance(ctx, dict)
+    assert (ctx["ruleId"], ctx["file"], ctx["message"]) == (
+        "F401",
+        "unused.py",
+        "`os` imported but unused",
+    )
+    # What an agent reads names the rule and file, not a bare fingerprint.
+    context = riverbed("context", "--changed-files", "unused.py", cwd=tmp_path)
+    assert context.returncode == 0, context.stderr
+    assert "F401 in unused.py" in context.stdout
+    assert f"Suppress finding {finding['fingerprint']}" not in context.stdout
+
+
+def test_fingerprint_without_findings_keeps_the_bare_title(tmp_path: Path) -> None:
+    assert riverbed("init", cwd=tmp_path).returncode == 0
+    done = riverbed("suppress", "0123456789abcdef", "--reason", "known", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (entry,) = _entries(tmp_path)
+    assert entry["title"] == "Suppress finding 0123456789abcdef"
+
+
+def test_rule_suppression_lists_files_and_no_fingerprint_note(tmp_path: Path) -> None:
+    assert riverbed("init", cwd=tmp_path).returncode == 0
+    _ruff(tmp_path, {"a.py": LONG, "b.py": "y = 1\n" + LONG})
+    done = riverbed(
+        "suppress",
+        "--rule",
+        "E501",
+        "--reason",
+        "generated",
+        "--type",
+        "accepted_risk",
+        "--findings",
+        "ruff.sarif",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "it matches 2 of the 2 current findings in ruff.sarif at a.py:1, b.py:2" in done.stdout
+    assert "fingerprints ignore line numbers" not in done.stdout
