@@ -145,7 +145,7 @@ class ReviewResult:
             "suppressionsInEffect": len(self.suppressions),
             "suppressionsUsed": len(used),
             "resurfaced": len(self.resurfaced),
-            "memoryEntries": len(self.memory.entries),
+            "memoryEntries": len(self.memory.guidance),
         }
         if self.filter_mode != self.effective_mode:
             out["filterModeRequested"] = self.filter_mode

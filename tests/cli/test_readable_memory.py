@@ -109,3 +109,41 @@ def test_rule_suppression_lists_files_and_no_fingerprint_note(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     assert "it matches 2 of the 2 current findings in ruff.sarif at a.py:1, b.py:2" in done.stdout
     assert "fingerprints ignore line numbers" not in done.stdout
+
+
+def test_bookkeeping_records_are_not_memory_that_applies(tmp_path: Path) -> None:
+    from tests.support.gitrepo import Repo
+
+    repo = Repo(tmp_path / "repo")
+    (repo.root / "a.py").write_text("x = 1\n")
+    (repo.root / "b.py").write_text("y = 1\n")
+    repo.git("add", "a.py", "b.py")
+    repo.git("commit", "-qm", "base")
+    findings = {"issues": [{"ruleId": "R1", "file": "a.py", "message": "m", "severity": "minor"}]}
+    (repo.root / "base.json").write_text(json.dumps(findings))
+    repo.ok("init")
+    repo.ok("baseline", "record", "--findings", "base.json", "--base", "HEAD")
+    added = repo.riverbed(
+        "--json", "suppress", "0123456789abcdef", "--reason", "x", "--file", "a.py"
+    )
+    assert added.returncode == 0, added.stderr
+    sup_id = json.loads(added.stdout)["entry"]["id"]
+    repo.ok("revoke", sup_id, "--reason", "no longer")
+    repo.ok(
+        "add",
+        "--type",
+        "pattern",
+        "--title",
+        "Wrap HTTP calls in the breaker",
+        "--content",
+        "always",
+    )
+    done = repo.riverbed("review", "--findings", "base.json", "--changed-files", "b.py")
+    assert done.returncode == 0, done.stderr
+    # The pattern applies (no related files); the baseline and the revocation are bookkeeping.
+    assert "memory: 1 entry applies to this change" in done.stdout
+    ctx = repo.riverbed("--json", "context", "--changed-files", "b.py")
+    assert ctx.returncode == 0, ctx.stderr
+    listed = json.loads(ctx.stdout)["entries"]
+    assert len(listed) == 1 and listed[0].startswith("pattern-")
+    assert "findings-baseline" not in json.loads(ctx.stdout)["markdown"]

@@ -173,7 +173,12 @@ def _with_tool(spec: SuppressionSpec, hidden: list[Any]) -> SuppressionSpec:
     if len(what) == 1:
         rule, file, message = what.pop()
         spec = dataclasses.replace(
-            spec, finding_rule=spec.finding_rule or rule, finding_file=file, finding_message=message
+            spec,
+            finding_rule=spec.finding_rule or rule,
+            finding_file=file,
+            finding_message=message,
+            # A fingerprint names one file: memory of it is about that file, not every change.
+            related_files=spec.related_files or ((file,) if file else ()),
         )
     tools = {(f.tool, f.tool_version) for f in hidden}
     if len(tools) != 1:
@@ -283,8 +288,8 @@ def _cmd_context(args: argparse.Namespace, context: Context) -> int:
         emit_json(
             {
                 "markdown": markdown,
-                "entries": [e["id"] for e in memory.entries if e["id"] not in dead],
-                "deadSuppressions": [i for i in dead if i in {e["id"] for e in memory.entries}],
+                "entries": [e["id"] for e in memory.guidance if e["id"] not in dead],
+                "deadSuppressions": [i for i in dead if i in {e["id"] for e in memory.guidance}],
                 "counts": memory.counts(),
                 "excluded": dict(memory.excluded),
             }
