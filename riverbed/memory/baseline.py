@@ -125,10 +125,12 @@ def same_baseline(entry: Entry, other: Entry) -> bool:
 
 
 def retired(entry: Entry) -> Entry:
-    """A superseded baseline without its fingerprint list: the index keeps a small stub."""
+    """A superseded baseline without its lists (fingerprints, match keys and where each key
+    was found): the index keeps a small stub."""
     ctx = context(entry).copy()
     values = ctx.pop("fingerprints", None)
     ctx.pop("matchKeys", None)
+    ctx.pop("matchKeyWhere", None)
     ctx["fingerprintsDropped"] = len(values) if isinstance(values, list) else 0
     return {**entry, "context": ctx}
 

@@ -51,6 +51,7 @@ def test_push_records_supersedes_and_skips_identical(
     old, new = _baselines(newer.staged_index)
     assert old["status"] == "superseded" and old["supersededBy"] == new["id"]
     assert "fingerprints" not in old["context"] and old["context"]["fingerprintsDropped"] == 2
+    assert "matchKeys" not in old["context"] and "matchKeyWhere" not in old["context"]
     assert len(new["context"]["fingerprints"]) == 3
     assert validate_index(newer.staged_index) == []
 
