@@ -147,3 +147,13 @@ def test_bookkeeping_records_are_not_memory_that_applies(tmp_path: Path) -> None
     listed = json.loads(ctx.stdout)["entries"]
     assert len(listed) == 1 and listed[0].startswith("pattern-")
     assert "findings-baseline" not in json.loads(ctx.stdout)["markdown"]
+
+
+def test_insights_keeps_its_line_breaks(tmp_path: Path) -> None:
+    assert riverbed("init", cwd=tmp_path).returncode == 0
+    done = riverbed("insights", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "\nReactions as feedback: 0 signals" in done.stdout
+    assert "?Reactions" not in done.stdout and "writer access?" not in done.stdout
+    assert "?  none kept yet" not in done.stdout
+    assert "\n  none kept yet" in done.stdout
