@@ -195,6 +195,18 @@ def unmerged_blobs(path: str | os.PathLike[str]) -> dict[int, bytes]:
     return blobs
 
 
+def stage(path: str | os.PathLike[str]) -> str | None:
+    """`git add` one file in the repository holding it: None when staged, else why not."""
+    where = os.path.dirname(os.path.abspath(path)) or "."
+    done = _try_git(["add", "--", os.path.basename(path)], where)
+    if done is None:
+        return "git is not installed"
+    if done.returncode != 0:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return reason[0] if reason else f"git add exited {done.returncode}"
+    return None
+
+
 def set_config(key: str, value: str, *, cwd: str | os.PathLike[str]) -> None:
     """`git config key value` in the repository holding `cwd` (its own .git/config)."""
     done = _try_git(["config", key, value], cwd)
