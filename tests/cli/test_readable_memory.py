@@ -157,3 +157,15 @@ def test_insights_keeps_its_line_breaks(tmp_path: Path) -> None:
     assert "?Reactions" not in done.stdout and "writer access?" not in done.stdout
     assert "?  none kept yet" not in done.stdout
     assert "\n  none kept yet" in done.stdout
+
+
+def test_a_junit_report_given_as_findings_is_named(tmp_path: Path) -> None:
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real"
+    assert riverbed("init", cwd=tmp_path).returncode == 0
+    for name in ("jest-junit-17.0.0.xml", "mocha-junit-reporter-2.2.1.xml"):
+        (tmp_path / name).write_bytes((fixtures / name).read_bytes())
+        done = riverbed("review", "--findings", name, "--changed-files", "a.py", cwd=tmp_path)
+        assert done.returncode == 2
+        (line,) = done.stderr.splitlines()
+        assert f"{name}: not a findings file: it is a JUnit XML report" in line
+        assert "riverbed eval persist FILE" in line and "invalid JSON" not in line
