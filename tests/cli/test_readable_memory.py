@@ -169,3 +169,13 @@ def test_a_junit_report_given_as_findings_is_named(tmp_path: Path) -> None:
         (line,) = done.stderr.splitlines()
         assert f"{name}: not a findings file: it is a JUnit XML report" in line
         assert "riverbed eval persist FILE" in line and "invalid JSON" not in line
+
+
+def test_expire_prints_instants_as_every_verb_does(tmp_path: Path) -> None:
+    import re
+
+    assert riverbed("init", cwd=tmp_path).returncode == 0
+    done = riverbed("expire", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"nothing expired at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z;", done.stdout)
+    assert "+00:00" not in done.stdout

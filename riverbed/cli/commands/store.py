@@ -322,7 +322,10 @@ def _cmd_expire(args: argparse.Namespace, context: Context) -> int:
         return 0
     verb = "would archive" if args.dry_run else "archived"
     if not report.archived:
-        print(f"nothing expired at {now.isoformat()}; {context.index_path} unchanged")
+        from riverbed.index.dates import format_timestamp
+
+        shown = format_timestamp(now)
+        print(f"nothing expired at {shown}; {context.index_path} unchanged")
         return 0
     print(f"{verb} {plural(len(report.archived), 'entry')}:")
     print(table(["id", "title"], list(zip(report.archived, report.titles, strict=True))))
