@@ -28,6 +28,7 @@ from riverbed.memory.layers import (
 from riverbed.memory.select import ChangedFiles, ReviewMemory, load_review_memory, should_resurface
 from riverbed.memory.severity import OverrideUse, SeverityOverride, apply_overrides
 from riverbed.memory.suppress import SuppressionDecision, SuppressionResult, apply_suppressions
+from riverbed.memory.suppression_upgrade import StaleSuppressions, stale_after_upgrade
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,11 @@ class ReviewResult:
     notes: tuple[str, ...] = ()
     #: Severity overrides that re-graded findings before the guard (one per override used).
     overrides: tuple[OverrideUse, ...] = ()
-    #: A tool upgrade that emptied the baseline's matching (both versions named), or None.
+    #: A tool upgrade that emptied the baseline's matching or left fingerprint suppressions
+    #: matching nothing (both versions named), or None.
     tool_change: str | None = None
+    #: Per tool, the fingerprint suppressions an upgrade left matching nothing.
+    stale_suppressions: tuple[StaleSuppressions, ...] = ()
     #: The id of the finding-history entry the labels came from (None: no history in memory).
     history: str | None = None
     #: The base's findings the change removed in its files (None: no baseline to tell).
@@ -277,13 +281,15 @@ def _suppress(
     phase: str | None,
     change: Change | None,
     now: datetime,
-) -> tuple[ReviewMemory, list[Entry], SuppressionResult, LayerMarks | None]:
-    """Both layers' suppressions applied: memory, those in effect, the result, layer marks."""
+) -> tuple[ReviewMemory, list[Entry], SuppressionResult, LayerMarks | None, list[Entry]]:
+    """Both layers' suppressions applied: memory, those in effect, the result, layer marks,
+    and the repository's suppressions that were tried (for the files changed or named)."""
     memory, in_effect, applicable = _memory_for(
         index, findings, phase=phase, change=change, now=now
     )
     if shared is None:
-        return memory, in_effect, apply_suppressions(findings, applicable, now=now), None
+        result = apply_suppressions(findings, applicable, now=now)
+        return memory, in_effect, result, None, applicable
     _, shared_effect, shared_applicable = _memory_for(
         shared_view(shared.index, index), findings, phase=phase, change=change, now=now
     )
@@ -292,7 +298,8 @@ def _suppress(
     result = apply_suppressions(findings, [*shared_applicable, *applicable], now=now)
     result, protected = enforce_never_suppress(result, findings, shared)
     ids = frozenset(str(e.get("id")) for e in shared_applicable)
-    return memory, [*shared_effect, *in_effect], result, LayerMarks(shared.label, ids, protected)
+    marks = LayerMarks(shared.label, ids, protected)
+    return memory, [*shared_effect, *in_effect], result, marks, applicable
 
 
 def review_findings(
@@ -319,7 +326,7 @@ def review_findings(
     findings = graded.findings
     requested = filter_mode or default_filter_mode(change)
     mode = change.effective_mode(requested) if change is not None else "nofilter"
-    memory, in_effect, result, layers = _suppress(
+    memory, in_effect, result, layers, tried = _suppress(
         findings, index, shared, phase=phase, change=change, now=now
     )
     changed = ChangedFiles(change.paths if change is not None else ())
@@ -335,7 +342,10 @@ def review_findings(
     ]
     decisions, history = _labelled(decisions, index, findings)
     upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])
-    warnings = (*dict.fromkeys(memory.warnings), *result.ignored, *((upgrade,) if upgrade else ()))
+    stale = stale_after_upgrade(findings, tried, result)
+    # Both a baseline and suppressions can be left behind by one upgrade: each is said.
+    changes = [*((upgrade,) if upgrade else ()), *(s.text() for s in stale)]
+    warnings = (*dict.fromkeys(memory.warnings), *result.ignored, *changes)
     return ReviewResult(
         phase=phase,
         filter_mode=requested,
@@ -350,7 +360,8 @@ def review_findings(
         warnings=warnings,
         notes=tuple(notes),
         overrides=graded.used,
-        tool_change=upgrade,
+        tool_change="; and ".join(changes) or None,
+        stale_suppressions=stale,
         history=history,
         fixed=fixed_findings(findings, baseline, change),
     )

@@ -166,6 +166,16 @@ def _review_json(
                 for e in result.resurfaced
             ],
             "warnings": list(dict.fromkeys([*warnings, *result.warnings])),
+            "staleSuppressions": [
+                {
+                    "tool": s.tool,
+                    "recordedVersion": s.recorded,
+                    "currentVersions": list(s.current),
+                    "ids": list(s.ids),
+                    "of": s.of,
+                }
+                for s in result.stale_suppressions
+            ],
             "out": out,
             "failing": failing,
         }
