@@ -163,6 +163,13 @@ def git_line(*args: str) -> str | None:
     return value if done.returncode == 0 and value and value != "HEAD" else None
 
 
+def merge_base(ref: str, cwd: str | os.PathLike[str]) -> str | None:
+    """The commit `git diff REF...HEAD` compares from (the merge-base), or None."""
+    if not _is_revision(ref):
+        return None
+    return _line(["merge-base", ref, "HEAD"], cwd)
+
+
 def toplevel(cwd: str | os.PathLike[str]) -> str | None:
     """The root of the git work tree holding `cwd`, or None (no git, no repository)."""
     done = _try_git(["rev-parse", "--show-toplevel"], cwd)

@@ -124,6 +124,8 @@ class Context(TypedDict, total=False):
     matchKeyAlgo: str
     matchKeys: dict[str, int]
     matchKeyWhere: dict[str, list[str]]
+    lineKeyAlgo: str
+    lineKeys: dict[str, int]
     tools: dict[str, dict[str, Any]]
     branch: str
     commit: str

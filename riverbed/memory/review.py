@@ -11,7 +11,7 @@ from typing import Any
 from riverbed.findings.interface import Finding
 from riverbed.index.model import SEVERITY_RANK, Entry, Index, context
 from riverbed.memory.baseline import Baseline
-from riverbed.memory.baseline_match import baseline_states, tool_change_problem
+from riverbed.memory.baseline_match import BaselineMatch, match_baseline, tool_change_problem
 from riverbed.memory.change import FILTER_MODES, Change, FilterMode, finding_scope
 from riverbed.memory.decision import Decision, Outcome
 from riverbed.memory.evidence import EvidenceCheck, check_all, evidence_counts
@@ -219,6 +219,7 @@ def _decisions(
     baseline: Baseline | None,
     checks: Sequence[EvidenceCheck] | None,
     layers: LayerMarks | None = None,
+    matched: BaselineMatch | None = None,
 ) -> tuple[Decision, ...]:
     """One decision per finding: outcome, scope, baseline state, guard skips, evidence."""
     suppressed_by = result.suppressed_by()
@@ -227,7 +228,8 @@ def _decisions(
         if item.finding_index not in suppressed_by:
             refused.setdefault(item.finding_index, []).append(item)
     decisions: list[Decision] = []
-    states = baseline_states(findings, baseline, change)
+    matched = matched or match_baseline(findings, baseline, change)
+    states = matched.states
     for position, finding in enumerate(findings):
         state = states[position]
         scope = finding_scope(finding, change, mode)
@@ -252,6 +254,7 @@ def _decisions(
                 evidence=checks[position] if checks is not None else None,
                 layer=layers.layer_of(hidden) if layers and hidden else None,
                 protected_by=layers.protected.get(position) if layers else None,
+                key_kind=matched.kinds[position],
             )
         )
     return tuple(decisions)
@@ -314,11 +317,14 @@ def review_findings(
     workspace: str | os.PathLike[str] | None = None,
     severity_overrides: Sequence[SeverityOverride] = (),
     shared: SharedLayer | None = None,
+    line_texts: Sequence[str | None] | None = None,
 ) -> ReviewResult:
     """Apply the memory of `index` to `findings` for `change` in `phase`, scoped and labelled.
 
     Severity overrides re-grade the findings first: the guard, fail-on and every output
-    see the overridden severity (fingerprints do not change).
+    see the overridden severity (fingerprints do not change). `line_texts` are the head's
+    source lines of the findings (findings/line_hash.py): with them, a baseline that has
+    line keys matches by line, so a reworded message is not a new finding.
     """
     if filter_mode is not None and filter_mode not in FILTER_MODES:
         raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
@@ -332,13 +338,22 @@ def review_findings(
     changed = ChangedFiles(change.paths if change is not None else ())
     resurfaced = tuple(e for e in in_effect if should_resurface(e, changed, now=now))
     checks = check_all(findings, workspace) if workspace is not None else None
+    matched = match_baseline(findings, baseline, change, line_texts)
     decisions = _decisions(
-        findings, result, change=change, mode=mode, baseline=baseline, checks=checks, layers=layers
+        findings,
+        result,
+        change=change,
+        mode=mode,
+        baseline=baseline,
+        checks=checks,
+        layers=layers,
+        matched=matched,
     )
     notes = [
         *(change.notes if change is not None else ()),
         *graded.messages(),
         *_fallback_notes(change, requested, mode),
+        *((matched.note,) if matched.note else ()),
     ]
     decisions, history = _labelled(decisions, index, findings)
     upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])

@@ -21,6 +21,8 @@ def _cmd_record(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import default_author, parse_now
     from riverbed.findings import read_findings_file
     from riverbed.findings.files import parse_byte_size
+    from riverbed.findings.line_hash import line_texts
+    from riverbed.findings.line_sources import commit_source
     from riverbed.gitio import base_label
     from riverbed.memory.record_baseline import record_baseline
 
@@ -50,6 +52,8 @@ def _cmd_record(args: argparse.Namespace, context: Context) -> int:
             )
     branch = args.branch or (label.ref if label else None)
     commit = args.commit or (label.commit if label else None)
+    root = context.checkout(args.workspace)
+    texts = line_texts(findings, commit_source(commit, root)) if commit else None
     outcome = record_baseline(
         context.index_path,
         findings,
@@ -57,6 +61,7 @@ def _cmd_record(args: argparse.Namespace, context: Context) -> int:
         author=args.author or default_author(),
         branch=branch,
         commit=commit,
+        texts=texts,
     )
     entry = outcome.entry
     if context.as_json:
@@ -67,6 +72,7 @@ def _cmd_record(args: argparse.Namespace, context: Context) -> int:
                 "superseded": list(outcome.superseded),
                 "findings": len(findings),
                 "fingerprints": len(entry["context"].get("fingerprints", [])),
+                "lineKeys": "lineKeys" in entry["context"],
                 "format": fmt,
                 "expiresAt": entry.get("expiresAt"),
                 "base": {"ref": branch, "commit": commit, "how": label.how if label else "flags"},
