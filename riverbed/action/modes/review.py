@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -124,6 +125,18 @@ def _baseline(
         [path], fmt="auto", workspace=workspace, warn=warn, max_bytes=inputs.max_findings_bytes
     )
     return baseline_from_findings(findings, f"baseline {inputs.baseline}")
+
+
+def _head_texts(
+    findings: Sequence[Finding], baseline: Baseline | None, workspace: Path
+) -> list[str | None] | None:
+    """The checkout's source lines of the findings, when the baseline has line keys."""
+    if baseline is None or not baseline.line_keys:
+        return None
+    from riverbed.findings.line_hash import line_texts
+    from riverbed.findings.line_sources import workspace_source
+
+    return line_texts(findings, workspace_source(workspace))
 
 
 def _write_outputs(context: ActionContext, result: ReviewResult) -> tuple[Path, Path]:
@@ -306,6 +319,7 @@ def run(context: ActionContext) -> int:
         workspace=config.workspace,
         severity_overrides=_severity_overrides(inputs, config.workspace),
         shared=shared.layer,
+        line_texts=_head_texts(findings, baseline, config.workspace),
     )
     hints = rule_hints(
         restored.index,
