@@ -216,10 +216,9 @@ def _decisions(
     *,
     change: Change | None,
     mode: FilterMode,
-    baseline: Baseline | None,
     checks: Sequence[EvidenceCheck] | None,
+    matched: BaselineMatch,
     layers: LayerMarks | None = None,
-    matched: BaselineMatch | None = None,
 ) -> tuple[Decision, ...]:
     """One decision per finding: outcome, scope, baseline state, guard skips, evidence."""
     suppressed_by = result.suppressed_by()
@@ -228,7 +227,6 @@ def _decisions(
         if item.finding_index not in suppressed_by:
             refused.setdefault(item.finding_index, []).append(item)
     decisions: list[Decision] = []
-    matched = matched or match_baseline(findings, baseline, change)
     states = matched.states
     for position, finding in enumerate(findings):
         state = states[position]
@@ -322,9 +320,8 @@ def review_findings(
     """Apply the memory of `index` to `findings` for `change` in `phase`, scoped and labelled.
 
     Severity overrides re-grade the findings first: the guard, fail-on and every output
-    see the overridden severity (fingerprints do not change). `line_texts` are the head's
-    source lines of the findings (findings/line_hash.py): with them, a baseline that has
-    line keys matches by line, so a reworded message is not a new finding.
+    see the overridden severity (fingerprints do not change). `line_texts`, the head's source
+    lines of the findings, let a baseline with line keys match by line (findings/line_hash.py).
     """
     if filter_mode is not None and filter_mode not in FILTER_MODES:
         raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
@@ -340,26 +337,12 @@ def review_findings(
     checks = check_all(findings, workspace) if workspace is not None else None
     matched = match_baseline(findings, baseline, change, line_texts)
     decisions = _decisions(
-        findings,
-        result,
-        change=change,
-        mode=mode,
-        baseline=baseline,
-        checks=checks,
-        layers=layers,
-        matched=matched,
+        findings, result, change=change, mode=mode, checks=checks, layers=layers, matched=matched
     )
-    notes = [
-        *(change.notes if change is not None else ()),
-        *graded.messages(),
-        *_fallback_notes(change, requested, mode),
-        *((matched.note,) if matched.note else ()),
-    ]
+    notes = [*graded.messages(), *_fallback_notes(change, requested, mode)]
+    notes = [*(change.notes if change is not None else ()), *notes, *filter(None, [matched.note])]
     decisions, history = _labelled(decisions, index, findings)
-    upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])
-    stale = stale_after_upgrade(findings, tried, result)
-    # Both a baseline and suppressions can be left behind by one upgrade: each is said.
-    changes = [*((upgrade,) if upgrade else ()), *(s.text() for s in stale)]
+    stale, changes = _upgrades(findings, baseline, decisions, tried, result)
     warnings = (*dict.fromkeys(memory.warnings), *result.ignored, *changes)
     return ReviewResult(
         phase=phase,
@@ -380,6 +363,20 @@ def review_findings(
         history=history,
         fixed=fixed_findings(findings, baseline, change),
     )
+
+
+def _upgrades(
+    findings: Sequence[Finding],
+    baseline: Baseline | None,
+    decisions: Sequence[Decision],
+    tried: Sequence[Entry],
+    result: SuppressionResult,
+) -> tuple[tuple[StaleSuppressions, ...], list[str]]:
+    """What a tool upgrade left behind: fingerprint suppressions matching nothing, and the
+    lines that say so and what it did to the baseline (one upgrade can do both)."""
+    stale = stale_after_upgrade(findings, tried, result)
+    upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])
+    return stale, [*((upgrade,) if upgrade else ()), *(s.text() for s in stale)]
 
 
 def _labelled(

@@ -17,13 +17,39 @@ from riverbed.findings.formats import FORMATS as FINDINGS_FORMATS
 from riverbed.text import plural
 
 
+def _refuse_empty(args: argparse.Namespace, findings: Any, fmt: str) -> None:
+    """A file of no findings is refused unless --allow-empty (a quiet zero is a wrong answer)."""
+    if not findings and not args.allow_empty:
+        raise UsageError(
+            f"{args.findings} holds no findings ({fmt}): a baseline of nothing makes every "
+            "later finding new, and usually means the tool ran on nothing (a wrong directory, "
+            "a failed run); nothing written: check the file, or pass --allow-empty if the base "
+            "is really clean"
+        )
+
+
+def _label(args: argparse.Namespace, context: Context) -> Any:
+    """The base the findings stand for (None: --branch and --commit label it by hand)."""
+    from riverbed.gitio import base_label
+
+    if args.branch and args.commit:
+        return None
+    # Labelled with the base the findings stand for, never with whatever is checked out.
+    label = base_label(args.base, context.checkout(args.workspace))
+    if args.base is None:
+        context.warn(
+            f"the base was guessed as {label.how} ({label.commit[:12]}); name it with "
+            "--base REF when the findings are of another commit"
+        )
+    return label
+
+
 def _cmd_record(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import default_author, parse_now
     from riverbed.findings import read_findings_file
     from riverbed.findings.files import parse_byte_size
     from riverbed.findings.line_hash import line_texts
     from riverbed.findings.line_sources import commit_source
-    from riverbed.gitio import base_label
     from riverbed.memory.record_baseline import record_baseline
 
     cap = parse_byte_size(args.max_findings_bytes, "--max-findings-bytes")
@@ -34,22 +60,8 @@ def _cmd_record(args: argparse.Namespace, context: Context) -> int:
         on_warning=context.warn,
         max_bytes=cap,
     )
-    if not findings and not args.allow_empty:
-        raise UsageError(
-            f"{args.findings} holds no findings ({fmt}): a baseline of nothing makes every "
-            "later finding new, and usually means the tool ran on nothing (a wrong directory, "
-            "a failed run); nothing written: check the file, or pass --allow-empty if the base "
-            "is really clean"
-        )
-    label = None
-    if not (args.branch and args.commit):
-        # Labelled with the base the findings stand for, never with whatever is checked out.
-        label = base_label(args.base, context.checkout(args.workspace))
-        if args.base is None:
-            context.warn(
-                f"the base was guessed as {label.how} ({label.commit[:12]}); name it with "
-                "--base REF when the findings are of another commit"
-            )
+    _refuse_empty(args, findings, fmt)
+    label = _label(args, context)
     branch = args.branch or (label.ref if label else None)
     commit = args.commit or (label.commit if label else None)
     root = context.checkout(args.workspace)

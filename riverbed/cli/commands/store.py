@@ -19,6 +19,7 @@ from riverbed.cli.output import (
     table,
 )
 from riverbed.errors import UsageError
+from riverbed.index.dates import format_timestamp
 from riverbed.index.model import (
     ENTRY_TYPES,
     PHASES,
@@ -322,10 +323,7 @@ def _cmd_expire(args: argparse.Namespace, context: Context) -> int:
         return 0
     verb = "would archive" if args.dry_run else "archived"
     if not report.archived:
-        from riverbed.index.dates import format_timestamp
-
-        shown = format_timestamp(now)
-        print(f"nothing expired at {shown}; {context.index_path} unchanged")
+        print(f"nothing expired at {format_timestamp(now)}; {context.index_path} unchanged")
         return 0
     print(f"{verb} {plural(len(report.archived), 'entry')}:")
     print(table(["id", "title"], list(zip(report.archived, report.titles, strict=True))))
