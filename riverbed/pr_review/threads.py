@@ -19,7 +19,7 @@ from typing import Final
 
 from riverbed.pr_review.markers import parse_finding_markers
 from riverbed.pr_review.state import parse_review_marker
-from riverbed.text import code, comment_json
+from riverbed.text import code, comment_json, defuse_markers
 
 #: Only a marker that starts a reply counts: later text may echo someone else's.
 _FIXED: Final = re.compile(r"<!-- riverbed:fixed (\{[^<>\n]{0,200}?\}) -->")
@@ -96,7 +96,7 @@ def format_fixed_reply(head_sha: str | None, finding: str, thread_id: str) -> st
     marker = comment_json({"thread": thread_id[:100]})
     where = code(head_sha[:12]) if head_sha else "the latest push"
     line = f"Fixed in {where}: riverbed no longer finds {finding} here."
-    return f"<!-- riverbed:fixed {marker} -->\n{line}"
+    return f"<!-- riverbed:fixed {marker} -->\n{defuse_markers(line)}"
 
 
 def is_fixed_reply(body: str) -> bool:
