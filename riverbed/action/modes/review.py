@@ -229,6 +229,7 @@ def _post(
     )
     target = ReviewTarget(pull.number, pull.head_sha)
     posting = post_review(context, client, pull=target, view=view, plan=plan)
+    posting = replace(posting, status=(*posting.status, *_stale_pin(context, identity, posting)))
     if threads is None:
         return posting
     refused = posting.refused
@@ -236,6 +237,20 @@ def _post(
         refused = f"{md(result.tool_change, 300)}: fingerprints changed, so no thread is resolved"
     said = follow_threads(context, client, number=pull.number, threads=threads, refused=refused)
     return replace(posting, status=(*posting.status, *said))
+
+
+def _stale_pin(context: ActionContext, identity: Identity, posting: Posting) -> tuple[str, ...]:
+    """A warning when this run's review came back under another login than the pinned one."""
+    if not posting.login or identity.wrote(posting.login, is_bot=True):
+        return ()
+    said = (
+        f"riverbed posted as {posting.login}, but its identity is pinned as {identity.login} "
+        f"({'recorded in memory' if identity.source == 'memory' else 'the default'}): reviews "
+        f"and threads by {posting.login} are not followed as riverbed's until a trusted comment "
+        "run that changes memory records the login it writes as"
+    )
+    context.runner.warning(f"riverbed: {said}")
+    return (md(said, 600),)
 
 
 def _restore(context: ActionContext) -> Restored:

@@ -283,3 +283,20 @@ def test_an_app_identity_pinned_in_memory_follows_its_own_threads(site: Any) -> 
     fixed = site.run()
     assert fixed.code == 0, fixed.stderr + fixed.stdout
     assert site.gh.resolved_threads == {thread["id"]}
+    assert "but its identity is pinned" not in fixed.stdout  # the pin matches what it posts
+
+
+def test_a_review_posted_under_another_login_than_the_pin_says_so(site: Any) -> None:
+    """An app token with nothing recorded yet: riverbed warns instead of silently treating
+    its own threads as foreign on the next push."""
+    site.gh.bot_login = "riverbed-app[bot]"
+    site.write_findings([bug(site)])
+    site.write_memory([])
+    run = site.run()
+    assert run.code == 0, run.stderr + run.stdout
+    said = (
+        "riverbed posted as riverbed-app[bot], but its identity is pinned as "
+        "github-actions[bot] (the default)"
+    )
+    assert f"::warning::riverbed: {said}" in run.stdout
+    assert said in unescape_markdown(run.summary)
