@@ -238,3 +238,25 @@ def test_an_eval_suite_name_stays_inside_its_code_spans(
     assert "\n" not in issue["title"] and "riverbed: eval regression in" in issue["title"]
     if suite == "reviewer":  # the positive control: the command reads as before
         assert "`riverbed eval compare --suite reviewer --against run-1`" in body
+
+
+def test_an_app_identity_pinned_in_memory_finds_its_own_issue(tmp_path: Path) -> None:
+    """riverbed with a GitHub App token: GET /user is refused to an installation token, so the
+    login memory pins is what finds riverbed's open issue (no duplicate on the next run)."""
+    from riverbed.memory.identity import identity_entry
+
+    app = "riverbed-app[bot]"
+    spec = OpenAPISubset.from_file(FIXTURES / "github-openapi-subset.json")
+    with FakeGitHub(
+        owner=OWNER, repo=REPO, repository_id=REPO_ID, openapi=spec, bot_login=app
+    ) as fake:
+        harness = ActionHarness(fake, tmp_path)
+        pin = identity_entry(app, how="a test", now=START, entry_id="identity-app")
+        _seed(fake, [pin, _run(1, 0.90), _run(2, 0.80)])
+        first = harness.run(event="schedule", inputs=OPEN)
+        _again(fake, first)
+        second = harness.run(event="schedule", inputs=OPEN)
+        assert second.returncode == 0, second.stdout + second.stderr
+        opened = [i for i in fake.issues.values() if "eval regression" in i["title"]]
+        assert len(opened) == 1 and opened[0]["user"] == app
+        assert "kept #" in unescape_markdown(second.summary)
