@@ -18,8 +18,12 @@ def is_revocation(entry: Entry) -> bool:
     return entry.get("type") == "resurface" and context(entry).get("action") == "revoke"
 
 
-#: `review` entries that are riverbed's own bookkeeping (memory/baseline.py, memory/history.py).
-_RECORD_KINDS = frozenset({"findings-baseline", "finding-history"})
+#: `review` entries that are riverbed's own bookkeeping: baselines, finding history, the
+#: identity riverbed writes as, the learner's state (memory/baseline.py, history.py,
+#: identity.py, lessons/stored.py).
+_RECORD_KINDS = frozenset(
+    {"findings-baseline", "finding-history", "riverbed-identity", "lessons-state"}
+)
 
 
 def is_record(entry: Entry) -> bool:
