@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from riverbed.demo.act_memory import IMPORTED_ID
-from riverbed.demo.action_env import ActionRun, run_mode
+from riverbed.demo.action_env import ActionRun, pin_identity, run_mode
 from riverbed.demo.context import DemoState
 from riverbed.demo.scenario import (
     AUTHOR,
@@ -74,22 +74,8 @@ def stand_in(state: DemoState) -> FakeGitHub:
         gh.contents.add_file(path, source_text(demo_pull, path).encode("utf-8"), ref=HEAD_SHA)
     gh.set_permission(MAINTAINER, "write")
     state.carry["gh"] = gh
-    _pin_identity(state)
+    pin_identity(state, APP_LOGIN)
     return gh
-
-
-def _pin_identity(state: DemoState) -> None:
-    """The team installed riverbed's own app before the demo: a trusted comment run has
-    recorded the login it writes as (issue 36 §6), so act 2 follows its threads from the
-    first review instead of warning that the login is not pinned yet."""
-    from riverbed.index.store import append_entry
-    from riverbed.memory.identity import identity_entry
-
-    now = state.timeline.day(42)
-    entry = identity_entry(
-        APP_LOGIN, how="its own reaction", now=now, entry_id="identity-riverbed-demo-bot"
-    )
-    append_entry(state.index_path, entry, now=now)
 
 
 def _run(state: DemoState, name: str, **kwargs: Any) -> ActionRun:
