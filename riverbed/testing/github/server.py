@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Protocol, Self
 
 from riverbed.testing.github.code_scanning_routes import CodeScanningRoutes
 from riverbed.testing.github.content_routes import ContentRoutes
+from riverbed.testing.github.git_routes import GitRoutes
 from riverbed.testing.github.graphql_routes import GraphQLRoutes
 from riverbed.testing.github.http_server import (
     App,
@@ -121,6 +122,7 @@ class FakeGitHub(PullState):
         #: Code scanning alerts (`add_alert`, `dismiss`, `reopen`, `fix`).
         self.code_scanning = CodeScanningRoutes(site, self.user, clock)
         self._reactions = ReactionRoutes(self)
+        self._git = GitRoutes(self.git)
         #: Other repositories served on this host (`add_sibling`), by their `/repos/o/r`.
         self._siblings: dict[str, FakeGitHub] = {}
         self._routes = compile_routes(self._route_table())
@@ -329,6 +331,9 @@ class FakeGitHub(PullState):
             ("GET", "/actions/artifacts/{id}/{archive_format}", r.download),
             ("GET", "/actions/runs/{id}", r.run),
             ("GET", "/actions/runs/{id}/artifacts", r.list_run_artifacts),
+            ("GET", "/actions/workflows/{workflow_id}/runs", r.workflow_runs),
+            ("GET", "/git/ref/{+ref}", self._git.get_ref),
+            ("GET", "/compare/{basehead}", self._git.compare),
             ("GET", "/collaborators/{user}/permission", r.permission),
             ("GET", "/issues", self._issues.list_issues),
             ("POST", "/issues", self._issues.create_issue),
