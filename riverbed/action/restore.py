@@ -22,6 +22,7 @@ from riverbed.github.artifacts import (
     repository_id,
 )
 from riverbed.github.client import GitHubClient
+from riverbed.github.runs import Containment, branch_tip, commit_on_branch
 from riverbed.index.cold_archive import archive_path_for
 from riverbed.index.dates import format_timestamp
 from riverbed.index.model import Index, empty_index
@@ -98,9 +99,13 @@ class TrustCheck:
     trusted_workflows: tuple[str, ...] = ()
     repository: str = ""
     runs: dict[int, RunInfo] = field(default_factory=dict)
-    #: Trust any workflow file of the repository (another repository's runs, whose
-    #: workflow files this run cannot name: the shared layer's origin is its branch).
-    any_workflow: bool = False
+    #: The input naming the trusted workflows (for the refusal's words).
+    workflows_input: str = "trusted-workflows"
+    #: Each trusted branch's tip, and each (branch, commit) answer, asked once.
+    tips: dict[str, str | None] = field(default_factory=dict)
+    containment: dict[tuple[str, str], Containment] = field(default_factory=dict)
+    #: Runs that named a trusted branch their commit is not on: said as warnings.
+    alarms: list[str] = field(default_factory=list)
 
     def distrust(self, run: RunInfo) -> str | None:
         """Why a run's artifacts are not trusted (event, code, workflow, branch), or None."""
@@ -109,17 +114,43 @@ class TrustCheck:
         if run.head_repository_id not in (None, self.repository_id):
             return f"ran code from repository {run.head_repository_id}, not this one"
         workflow = workflow_file(run.path, self.repository) if run.path else None
-        if not self.any_workflow and workflow not in self.trusted_workflows:
+        if workflow not in self.trusted_workflows:
             return (
-                f"ran workflow {workflow or '(unknown)'!r}, which is not in trusted-workflows "
-                f"({', '.join(self.trusted_workflows)})"
+                f"ran workflow {workflow or '(unknown)'!r}, which is not in "
+                f"{self.workflows_input} ({', '.join(self.trusted_workflows)})"
             )
-        if run.event in BRANCH_EVENTS and run.head_branch not in self.trusted_branches:
-            return (
-                f"ran on branch {run.head_branch or '(unknown)'!r}, which is not in "
-                f"trusted-branches ({', '.join(self.trusted_branches)})"
-            )
+        if run.event in BRANCH_EVENTS:
+            if run.head_branch not in self.trusted_branches:
+                return (
+                    f"ran on branch {run.head_branch or '(unknown)'!r}, which is not in "
+                    f"trusted-branches ({', '.join(self.trusted_branches)})"
+                )
+            return self.commit_problem(run, run.head_branch)
         return None
+
+    def commit_problem(self, run: RunInfo, branch: str) -> str | None:
+        """Why the run's commit is not on `branch` (its name is not proof), or None.
+
+        A tag, or a branch of a fork, can carry the trusted branch's name; GitHub then
+        reports that name as the run's head_branch. Only the commit says which code ran.
+        """
+        if not run.head_sha:
+            return f"names no commit, so its code cannot be checked against {branch}"
+        key = (branch, run.head_sha)
+        if key not in self.containment:
+            if branch not in self.tips:
+                self.tips[branch] = branch_tip(self.client, branch)
+            tip = self.tips[branch]
+            self.containment[key] = commit_on_branch(self.client, branch, run.head_sha, tip)
+        found = self.containment[key]
+        if found.contained:
+            return None
+        why = (
+            f"reported branch {branch!r}, but {found.detail}: a tag or other ref named "
+            f"{branch!r} ran this code, not the branch"
+        )
+        self.alarms.append(f"{self.repository or 'repository'}: run {run.id} {why}; not trusted")
+        return why
 
     def run(self, run_id: int) -> RunInfo:
         """The workflow run, fetched once."""
@@ -234,6 +265,12 @@ def first_trusted(
         if loaded is not None:
             return artifact, run, loaded
     return None
+
+
+def warn_alarms(context: ActionContext, check: TrustCheck) -> None:
+    """Say each run that named a trusted branch without its commit being on it, once."""
+    for alarm in dict.fromkeys(check.alarms):
+        context.runner.warning(alarm)
 
 
 def own_repository_id(context: ActionContext) -> int:
