@@ -20,6 +20,8 @@ from riverbed.github.client import GitHubClient
 #: Compare statuses meaning "head is the base or one of its ancestors".
 CONTAINED = frozenset({"identical", "behind"})
 _PER_PAGE = 100
+#: Pages of one run's artifacts read at most (a run uploads a handful; GitHub caps far lower).
+_MAX_ARTIFACT_PAGES = 10
 
 
 @dataclass(frozen=True)
@@ -108,8 +110,7 @@ def run_artifacts(client: GitHubClient, run_id: int, name: str) -> list[Artifact
     path = f"/actions/runs/{run_id}/artifacts"
     what = f"listing the artifacts of run {run_id}"
     out: list[ArtifactInfo] = []
-    page = 1
-    while True:
+    for page in range(1, _MAX_ARTIFACT_PAGES + 1):
         params = {"name": name, "per_page": str(_PER_PAGE), "page": str(page)}
         items = _page(client, path, params, what).get("artifacts")
         if not isinstance(items, list):
@@ -121,4 +122,7 @@ def run_artifacts(client: GitHubClient, run_id: int, name: str) -> list[Artifact
         )
         if len(items) < _PER_PAGE:
             return out
-        page += 1
+    raise GitHubError(
+        f"{what}: more than {_MAX_ARTIFACT_PAGES * _PER_PAGE} artifacts named {name!r}; "
+        "refusing to guess which one the run meant"
+    )
