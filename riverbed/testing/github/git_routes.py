@@ -9,7 +9,7 @@ in base) or `diverged`, with `ahead_by`, `behind_by` and head's own commits.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from riverbed.testing.github.objects import JSON, Site, fake_sha, node_id
 from riverbed.testing.github.paging import Response, json_response
@@ -120,6 +120,13 @@ class GitRoutes:
     def __init__(self, graph: GitGraph) -> None:
         self.graph = graph
         self.site = graph.site
+
+    def table(self) -> list[tuple[str, str, Callable[..., Response]]]:
+        """The stand-in's route rows for these endpoints."""
+        return [
+            ("GET", "/git/ref/{+ref}", self.get_ref),
+            ("GET", "/compare/{basehead}", self.compare),
+        ]
 
     def get_ref(self, path: str, query: Mapping[str, str], ref: str) -> Response:
         """GET /repos/{o}/{r}/git/ref/{ref}: `heads/main` → its commit, else 404."""
