@@ -165,13 +165,16 @@ def _from_artifact(
 def _from_checkout(
     client: GitHubClient, branch: str, max_bytes: int, notes: list[str], now: datetime
 ) -> tuple[Index, str, Provenance] | None:
-    """The index checked in on `branch` of that repository, if it has one."""
-    data = read_repository_file(client, DEFAULT_INDEX_PATH, branch, max_bytes=max_bytes)
+    """The index checked in on `branch` of that repository, if it has one.
+
+    Read at the branch's tip commit, not by the name: a tag can be called `main` too.
+    """
+    tip = branch_tip(client, branch)
+    data = read_repository_file(client, DEFAULT_INDEX_PATH, tip or branch, max_bytes=max_bytes)
     if data is None:
         notes.append(f"no {DEFAULT_INDEX_PATH} on {branch}")
         return None
     where = f"{client.repository}@{branch}:{DEFAULT_INDEX_PATH}"
-    tip = branch_tip(client, branch)
     provenance = Provenance(client.repository, branch, tip, None, None, DEFAULT_INDEX_PATH, now)
     return parse_index_bytes(data, where), DEFAULT_INDEX_PATH, provenance
 

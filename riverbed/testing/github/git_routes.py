@@ -55,6 +55,18 @@ class GitGraph:
                 raise KeyError(f"set_ref: unknown commit {sha}")
             self.refs[ref] = sha
 
+    def branch_at(self, sha: str) -> str | None:
+        """The branch whose tip is commit `sha` (None when no branch points there)."""
+        with self.lock:
+            return next(
+                (
+                    ref[len("heads/") :]
+                    for ref, tip in self.refs.items()
+                    if ref.startswith("heads/") and tip == sha
+                ),
+                None,
+            )
+
     def ancestors(self, sha: str) -> set[str]:
         """`sha` and every commit reachable from it."""
         with self.lock:

@@ -118,7 +118,7 @@ class FakeGitHub(PullState):
         self._writes = WriteRoutes(self)
         self._issues = IssueRoutes(self, self.token)
         self._graphql = GraphQLRoutes(self, lambda: self.read_only)
-        self.contents = ContentRoutes(site)
+        self.contents = ContentRoutes(site, branch_at=self.git.branch_at)
         #: Code scanning alerts (`add_alert`, `dismiss`, `reopen`, `fix`).
         self.code_scanning = CodeScanningRoutes(site, self.user, clock)
         self._reactions = ReactionRoutes(self)

@@ -88,6 +88,21 @@ def test_the_checked_in_index_is_the_fallback_when_there_is_no_artifact(
     assert "memory/index" in run.summary  # the checked-in index, not an artifact
 
 
+def test_the_checked_in_index_is_read_at_the_branchs_commit_not_its_name(
+    site: Any, gh: FakeGitHub, policy_repo: FakeGitHub
+) -> None:
+    noise, _ = _setup(site)
+    policy_repo.add_run(event="push", head_branch="main", path=PERSIST)  # no artifact
+    tip = policy_repo.git.refs["heads/main"]
+    policy_repo.add_tag("main")  # a tag of the same name points elsewhere
+    policy_repo.contents.add_file(".river/memory/index.json", _shared_index(site, noise))
+    run = site.run(**{"shared-memory": "acme/policy"})
+    assert run.code == 0, run.stderr + run.stdout
+    assert run.outputs["findings-suppressed"] == "1"
+    (read,) = gh.requests_to(r"^/repos/acme/policy/contents/")
+    assert read.query["ref"] == tip
+
+
 @pytest.mark.parametrize(
     "origin",
     [
