@@ -22,7 +22,7 @@ from riverbed.github.artifacts import (
     repository_id,
 )
 from riverbed.github.client import GitHubClient
-from riverbed.github.runs import Containment, branch_tip, commit_on_branch
+from riverbed.github.runs import BranchCommits
 from riverbed.index.cold_archive import archive_path_for
 from riverbed.index.dates import format_timestamp
 from riverbed.index.model import Index, empty_index
@@ -101,11 +101,11 @@ class TrustCheck:
     runs: dict[int, RunInfo] = field(default_factory=dict)
     #: The input naming the trusted workflows (for the refusal's words).
     workflows_input: str = "trusted-workflows"
-    #: Each trusted branch's tip, and each (branch, commit) answer, asked once.
-    tips: dict[str, str | None] = field(default_factory=dict)
-    containment: dict[tuple[str, str], Containment] = field(default_factory=dict)
+    #: Which commits are on which branch, asked of GitHub once each (made on first use).
+    commits: BranchCommits | None = None
     #: Runs that named a trusted branch their commit is not on: said as warnings.
     alarms: list[str] = field(default_factory=list)
+    warned: set[str] = field(default_factory=set)
 
     def distrust(self, run: RunInfo) -> str | None:
         """Why a run's artifacts are not trusted (event, code, workflow, branch), or None."""
@@ -136,13 +136,9 @@ class TrustCheck:
         """
         if not run.head_sha:
             return f"names no commit, so its code cannot be checked against {branch}"
-        key = (branch, run.head_sha)
-        if key not in self.containment:
-            if branch not in self.tips:
-                self.tips[branch] = branch_tip(self.client, branch)
-            tip = self.tips[branch]
-            self.containment[key] = commit_on_branch(self.client, branch, run.head_sha, tip)
-        found = self.containment[key]
+        if self.commits is None:
+            self.commits = BranchCommits(self.client)
+        found = self.commits.contains(branch, run.head_sha)
         if found.contained:
             return None
         why = (
@@ -270,7 +266,9 @@ def first_trusted(
 def warn_alarms(context: ActionContext, check: TrustCheck) -> None:
     """Say each run that named a trusted branch without its commit being on it, once."""
     for alarm in dict.fromkeys(check.alarms):
-        context.runner.warning(alarm)
+        if alarm not in check.warned:
+            check.warned.add(alarm)
+            context.runner.warning(alarm)
 
 
 def own_repository_id(context: ActionContext) -> int:
@@ -381,6 +379,7 @@ def newer_trusted(
     if restored.artifact is not None:
         candidates = [a for a in candidates if a.id != restored.artifact.id]
     found = first_trusted(check, candidates, notes)
+    warn_alarms(context, check)
     if found is None:
         return None
     artifact, _, loaded = found

@@ -17,7 +17,7 @@ from datetime import datetime
 from riverbed.action.config import parse_trusted_workflows
 from riverbed.action.context import ActionContext
 from riverbed.action.restore import MAX_RUN_LOOKUPS, TrustCheck, load_artifact
-from riverbed.errors import RiverbedError
+from riverbed.errors import ArtifactError, RiverbedError
 from riverbed.github.artifacts import RunInfo, default_branch, repository_id
 from riverbed.github.client import GitHubClient
 from riverbed.github.contents import read_repository_file
@@ -96,8 +96,9 @@ def _candidate_runs(client: GitHubClient, workflows: tuple[str, ...], branch: st
     runs: dict[int, RunInfo] = {}
     for workflow in workflows:
         for event in SHARED_EVENTS:
+            # One more than is looked at: a longer list says something floods it.
             for run in successful_runs(
-                client, workflow, branch=branch, event=event, limit=MAX_RUN_LOOKUPS
+                client, workflow, branch=branch, event=event, limit=MAX_RUN_LOOKUPS + 1
             ):
                 runs[run.id] = run
     return sorted(
@@ -151,9 +152,11 @@ def _from_artifact(
         )
         return loaded.index, where, provenance
     if len(runs) > MAX_RUN_LOOKUPS:
-        raise RiverbedError(
-            f"looked at the newest {MAX_RUN_LOOKUPS} of {len(runs)} successful runs of "
-            f"{', '.join(workflows)} on {branch} without a trusted artifact named {name!r}"
+        raise ArtifactError(
+            f"looked at the newest {MAX_RUN_LOOKUPS} successful runs of {', '.join(workflows)} "
+            f"on {branch} (there are more) without a trusted artifact named {name!r}: "
+            "runs named like the branch whose commits are not on it flood the list"
+            + (f" ({'; '.join(looked[:2])})" if looked else "")
         )
     notes.append(
         f"no trusted artifact named {name!r} from {plural(len(runs), 'successful run')} of "

@@ -9,7 +9,7 @@ ref, never a tag of the same name), then `GET /compare/{tip}...{sha}`, whose `st
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -67,6 +67,33 @@ def commit_on_branch(client: GitHubClient, branch: str, sha: str, tip: str | Non
     if status in CONTAINED:
         return Containment(True, f"commit {sha[:12]} is on {branch} (compare: {status})")
     return Containment(False, f"commit {sha[:12]} is not on branch {branch} (compare: {status})")
+
+
+@dataclass
+class BranchCommits:
+    """`commit_on_branch` with each branch's tip and each answer asked once per job."""
+
+    client: GitHubClient
+    tips: dict[str, str | None] = field(default_factory=dict)
+    answers: dict[tuple[str, str], Containment] = field(default_factory=dict)
+
+    def contains(self, branch: str, sha: str) -> Containment:
+        """Whether `sha` is on `branch`; the tip is read again when the answer is no, since
+        the branch may have moved on since it was read (a push during this job)."""
+        key = (branch, sha)
+        if key in self.answers:
+            return self.answers[key]
+        fresh = branch not in self.tips
+        if fresh:
+            self.tips[branch] = branch_tip(self.client, branch)
+        found = commit_on_branch(self.client, branch, sha, self.tips[branch])
+        if not found.contained and not fresh:
+            tip = branch_tip(self.client, branch)
+            if tip != self.tips[branch]:
+                self.tips[branch] = tip
+                found = commit_on_branch(self.client, branch, sha, tip)
+        self.answers[key] = found
+        return found
 
 
 def _page(client: GitHubClient, path: str, params: dict[str, str], what: str) -> dict[str, Any]:

@@ -108,3 +108,27 @@ def test_branch_of_ref_names_a_branch_only_for_heads_refs(name: str) -> None:
     assert branch_of_ref(f"refs/heads/{name}", "tag") is None  # the runner says it is a tag
     assert branch_of_ref(name, None) is None or name.startswith("refs/heads/")
     assert branch_of_ref(None, "branch") is None
+
+
+def test_a_push_to_main_during_the_job_is_still_main(
+    checked: ActionHarness, gh: FakeGitHub
+) -> None:
+    """The branch's tip is read once, then again when a commit is not under it: a run for a
+    push that landed while this job ran is merged before staging, a tag's run still is not."""
+    gh.add_artifact(files={"index.json": index_bytes(entry("a"))})
+    listings: list[str] = []
+
+    def upload_meanwhile(method: str, path: str) -> None:
+        if method == "GET" and path.endswith("/actions/artifacts"):
+            listings.append(path)
+            if len(listings) == 2:
+                pushed = gh.add_run(event="push", head_branch="main")  # main moves on
+                gh.add_artifact(run_id=pushed, files={"index.json": index_bytes(entry("b"))})
+                tag = gh.add_run(event="push", head_branch="main", head_sha=gh.add_tag("main"))
+                gh.add_artifact(run_id=tag, files={"index.json": index_bytes(entry("planted"))})
+
+    gh.on_request(upload_meanwhile)
+    run = checked.run()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.staged_ids() == {"a", "b"}
+    assert any("is not on branch main" in w for w in _warnings(run.stdout))

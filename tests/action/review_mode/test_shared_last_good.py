@@ -99,6 +99,27 @@ def test_205_newer_pull_request_artifacts_do_not_hide_the_trusted_layer(
     assert not gh.requests_to(r"^/repos/acme/policy/actions/runs/\d+$")
 
 
+def test_a_flood_of_tag_runs_named_main_never_publishes_and_fails_closed(
+    site: Any, gh: FakeGitHub, policy_repo: FakeGitHub
+) -> None:
+    """The one flood the runs API cannot filter out (a policy writer's tag pushes, whose
+    head_branch reads `main`) pushes the trusted run past the runs looked at: the layer is
+    then unreachable, never the tags' layer, and without a kept layer the review fails closed."""
+    noise, _ = _setup(site)
+    _publish(site, policy_repo, noise)
+    tag = policy_repo.add_tag("main")
+    for _ in range(201):
+        flood = policy_repo.add_run(event="push", head_branch="main", head_sha=tag, path=PERSIST)
+        policy_repo.add_artifact(run_id=flood, files={"index.json": _shared_index(site, noise)})
+    run = site.run(**{"shared-memory": "acme/policy"})
+    assert run.code == 0, run.stderr + run.stdout
+    assert run.outputs["findings-suppressed"] == "0"  # neither the tags' layer nor local
+    warning = next(w for w in run.stdout.splitlines() if "shared memory unreachable" in w)
+    assert "looked at the newest 200 successful runs" in warning and "(there are more)" in warning
+    assert "failing closed" in warning
+    assert len(gh.requests_to(r"^/repos/acme/policy/compare/")) == 1  # one commit, asked once
+
+
 def _broken(kind: str) -> dict[str, Any]:
     if kind == "not a zip":
         return {"zip_bytes": b"PK\x03\x04 not really a zip", "digest": None}
