@@ -55,6 +55,10 @@ class GitGraph:
                 raise KeyError(f"set_ref: unknown commit {sha}")
             self.refs[ref] = sha
 
+    def routes(self) -> list[tuple[str, str, Callable[..., Response]]]:
+        """The stand-in's route rows serving this graph (`git/ref`, `compare`)."""
+        return GitRoutes(self).table()
+
     def branch_at(self, sha: str) -> str | None:
         """The branch whose tip is commit `sha` (None when no branch points there)."""
         with self.lock:

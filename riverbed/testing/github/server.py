@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Protocol, Self
 
 from riverbed.testing.github.code_scanning_routes import CodeScanningRoutes
 from riverbed.testing.github.content_routes import ContentRoutes
-from riverbed.testing.github.git_routes import GitRoutes
 from riverbed.testing.github.graphql_routes import GraphQLRoutes
 from riverbed.testing.github.http_server import (
     App,
@@ -122,7 +121,6 @@ class FakeGitHub(PullState):
         #: Code scanning alerts (`add_alert`, `dismiss`, `reopen`, `fix`).
         self.code_scanning = CodeScanningRoutes(site, self.user, clock)
         self._reactions = ReactionRoutes(self)
-        self._git = GitRoutes(self.git)
         #: Other repositories served on this host (`add_sibling`), by their `/repos/o/r`.
         self._siblings: dict[str, FakeGitHub] = {}
         self._routes = compile_routes(self._route_table())
@@ -332,7 +330,7 @@ class FakeGitHub(PullState):
             ("GET", "/actions/runs/{id}", r.run),
             ("GET", "/actions/runs/{id}/artifacts", r.list_run_artifacts),
             ("GET", "/actions/workflows/{workflow_id}/runs", r.workflow_runs),
-            *self._git.table(),
+            *self.git.routes(),
             ("GET", "/collaborators/{user}/permission", r.permission),
             ("GET", "/issues", self._issues.list_issues),
             ("POST", "/issues", self._issues.create_issue),
