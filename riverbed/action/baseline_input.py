@@ -17,14 +17,22 @@ def default_branch(context: ActionContext) -> str | None:
     return name if isinstance(name, str) and name else None
 
 
+def branch_of_ref(ref: str | None, ref_type: str | None) -> str | None:
+    """The branch a full ref names (`refs/heads/main` → `main`); None for a tag or anything
+    else, and when GITHUB_REF_TYPE says it is not a branch (pure)."""
+    if ref is None or not ref.startswith("refs/heads/") or ref_type not in (None, "branch"):
+        return None
+    return ref.removeprefix("refs/heads/") or None
+
+
 def pushed_branch(context: ActionContext) -> str | None:
-    """The branch this run is on: GITHUB_REF_NAME, else the push payload's `refs/heads/…`."""
-    if context.config.ref_name:
-        return context.config.ref_name
+    """The branch this run is on: GITHUB_REF (with GITHUB_REF_TYPE), else the push payload's
+    `ref`; never GITHUB_REF_NAME alone, which reads `main` for a tag named `main` too."""
+    config = context.config
+    if config.ref is not None:
+        return branch_of_ref(config.ref, config.ref_type)
     ref = context.event().get("ref")
-    if isinstance(ref, str) and ref.startswith("refs/heads/"):
-        return ref.removeprefix("refs/heads/")
-    return None
+    return branch_of_ref(ref if isinstance(ref, str) else None, config.ref_type)
 
 
 def persist_baseline(context: ActionContext, index_path: Path) -> AppendOutcome:
@@ -36,8 +44,9 @@ def persist_baseline(context: ActionContext, index_path: Path) -> AppendOutcome:
         return AppendOutcome()
     branch, default = pushed_branch(context), default_branch(context)
     if context.config.event_name != "push" or branch is None or branch != default:
+        on = branch or (f"{config.ref}, not a branch" if config.ref else "an unknown ref")
         why = (
-            f"baseline: not recorded (a {config.event_name} run on {branch or 'an unknown ref'}; "
+            f"baseline: not recorded (a {config.event_name} run on {on}; "
             f"only pushes to the default branch {default or '(unknown)'} record one)"
         )
         context.runner.info(why)

@@ -98,6 +98,10 @@ class ActionConfig:
     #: The commit and branch the run is for (GITHUB_SHA, GITHUB_REF_NAME), when set.
     sha: str | None = None
     ref_name: str | None = None
+    #: The full ref and its kind (GITHUB_REF `refs/heads/main`, GITHUB_REF_TYPE `branch`):
+    #: a tag's GITHUB_REF_NAME can read `main` too, so only these say "a branch".
+    ref: str | None = None
+    ref_type: str | None = None
     #: `GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT`: tells apart eval runs of one commit.
     run_attempt: str | None = None
     #: Every `INPUT_*` variable as given (trimmed), for modes that read inputs of their own.
@@ -194,14 +198,14 @@ def workflow_file(path: str, repository: str) -> str:
     return path[len(own) :] if path.lower().startswith(own) else path
 
 
-def parse_trusted_workflows(text: str) -> tuple[str, ...]:
+def parse_trusted_workflows(text: str, name_of_input: str = "trusted-workflows") -> tuple[str, ...]:
     """Workflow files: `.github/workflows/x.yml`, or a bare `x.yml` meaning that path."""
     out = []
     for name in _names(text):
         path = name if "/" in name else f".github/workflows/{name}"
         if not path.startswith(".github/workflows/") or not path.endswith((".yml", ".yaml")):
             raise ActionConfigError(
-                f"input trusted-workflows: {name!r} is not a workflow file (such as "
+                f"input {name_of_input}: {name!r} is not a workflow file (such as "
                 ".github/workflows/riverbed-persist.yml, or riverbed-persist.yml)"
             )
         out.append(path)
@@ -310,6 +314,8 @@ def build_config(read_input: InputReader, env: Mapping[str, str]) -> ActionConfi
         findings=_workspace_path(workspace, inputs["findings"], "findings"),
         sha=env.get("GITHUB_SHA", "").strip() or None,
         ref_name=env.get("GITHUB_REF_NAME", "").strip() or None,
+        ref=env.get("GITHUB_REF", "").strip() or None,
+        ref_type=env.get("GITHUB_REF_TYPE", "").strip() or None,
         run_attempt=_run_attempt(env),
         input_env=types.MappingProxyType(
             {k: v.strip() for k, v in env.items() if k.startswith("INPUT_")}

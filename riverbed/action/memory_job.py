@@ -16,6 +16,7 @@ from riverbed.action.restore import (
     newer_trusted,
     restore_memory,
     trust_check,
+    warn_alarms,
 )
 from riverbed.index import lifecycle
 from riverbed.index.cold_archive import compact_index
@@ -149,6 +150,7 @@ def run_memory_job(
         for note in restored.notes:
             runner.info(note)
         runner.info(f"restored from {restored.description}")
+    warn_alarms(context, check)
     _stage(work, restored.index)
     place_archive(work, restored.archive)
     expired = expire_entries(work, now=now)

@@ -22,6 +22,7 @@ from riverbed.github.artifacts import (
     repository_id,
 )
 from riverbed.github.client import GitHubClient
+from riverbed.github.runs import BranchCommits
 from riverbed.index.cold_archive import archive_path_for
 from riverbed.index.dates import format_timestamp
 from riverbed.index.model import Index, empty_index
@@ -98,9 +99,13 @@ class TrustCheck:
     trusted_workflows: tuple[str, ...] = ()
     repository: str = ""
     runs: dict[int, RunInfo] = field(default_factory=dict)
-    #: Trust any workflow file of the repository (another repository's runs, whose
-    #: workflow files this run cannot name: the shared layer's origin is its branch).
-    any_workflow: bool = False
+    #: The input naming the trusted workflows (for the refusal's words).
+    workflows_input: str = "trusted-workflows"
+    #: Which commits are on which branch, asked of GitHub once each (made on first use).
+    commits: BranchCommits | None = None
+    #: Runs that named a trusted branch their commit is not on: said as warnings.
+    alarms: list[str] = field(default_factory=list)
+    warned: set[str] = field(default_factory=set)
 
     def distrust(self, run: RunInfo) -> str | None:
         """Why a run's artifacts are not trusted (event, code, workflow, branch), or None."""
@@ -109,17 +114,39 @@ class TrustCheck:
         if run.head_repository_id not in (None, self.repository_id):
             return f"ran code from repository {run.head_repository_id}, not this one"
         workflow = workflow_file(run.path, self.repository) if run.path else None
-        if not self.any_workflow and workflow not in self.trusted_workflows:
+        if workflow not in self.trusted_workflows:
             return (
-                f"ran workflow {workflow or '(unknown)'!r}, which is not in trusted-workflows "
-                f"({', '.join(self.trusted_workflows)})"
+                f"ran workflow {workflow or '(unknown)'!r}, which is not in "
+                f"{self.workflows_input} ({', '.join(self.trusted_workflows)})"
             )
-        if run.event in BRANCH_EVENTS and run.head_branch not in self.trusted_branches:
-            return (
-                f"ran on branch {run.head_branch or '(unknown)'!r}, which is not in "
-                f"trusted-branches ({', '.join(self.trusted_branches)})"
-            )
+        if run.event in BRANCH_EVENTS:
+            if run.head_branch not in self.trusted_branches:
+                return (
+                    f"ran on branch {run.head_branch or '(unknown)'!r}, which is not in "
+                    f"trusted-branches ({', '.join(self.trusted_branches)})"
+                )
+            return self.commit_problem(run, run.head_branch)
         return None
+
+    def commit_problem(self, run: RunInfo, branch: str) -> str | None:
+        """Why the run's commit is not on `branch` (its name is not proof), or None.
+
+        A tag, or a branch of a fork, can carry the trusted branch's name; GitHub then
+        reports that name as the run's head_branch. Only the commit says which code ran.
+        """
+        if not run.head_sha:
+            return f"names no commit, so its code cannot be checked against {branch}"
+        if self.commits is None:
+            self.commits = BranchCommits(self.client)
+        found = self.commits.contains(branch, run.head_sha)
+        if found.contained:
+            return None
+        why = (
+            f"reported branch {branch!r}, but {found.detail}: a tag or other ref named "
+            f"{branch!r} ran this code, not the branch"
+        )
+        self.alarms.append(f"{self.repository or 'repository'}: run {run.id} {why}; not trusted")
+        return why
 
     def run(self, run_id: int) -> RunInfo:
         """The workflow run, fetched once."""
@@ -236,6 +263,14 @@ def first_trusted(
     return None
 
 
+def warn_alarms(context: ActionContext, check: TrustCheck) -> None:
+    """Say each run that named a trusted branch without its commit being on it, once."""
+    for alarm in dict.fromkeys(check.alarms):
+        if alarm not in check.warned:
+            check.warned.add(alarm)
+            context.runner.warning(alarm)
+
+
 def own_repository_id(context: ActionContext) -> int:
     """This repository's id: GITHUB_REPOSITORY_ID, else the event payload, else the API."""
     if context.config.repository_id is not None:
@@ -344,6 +379,7 @@ def newer_trusted(
     if restored.artifact is not None:
         candidates = [a for a in candidates if a.id != restored.artifact.id]
     found = first_trusted(check, candidates, notes)
+    warn_alarms(context, check)
     if found is None:
         return None
     artifact, _, loaded = found

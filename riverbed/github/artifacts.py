@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -85,15 +86,36 @@ class RunInfo:
     event: str
     repository_id: int | None
     head_repository_id: int | None
-    #: The branch the run ran on (for pull-request events, the pull request's head branch).
+    #: The branch the run ran on (for pull-request events, the pull request's head branch;
+    #: for a tag push, the tag's name: a name alone never proves which code ran).
     head_branch: str | None = None
     #: The workflow file the run ran (`.github/workflows/x.yml`, possibly with `@ref`).
     path: str | None = None
+    #: The commit the run ran (what decides whether it ran the trusted branch's code).
+    head_sha: str | None = None
+    created_at: datetime | None = None
 
 
 def _nested_id(data: dict[str, Any], key: str) -> int | None:
     value = data.get(key)
     return _int(value.get("id")) if isinstance(value, dict) else None
+
+
+def run_from_json(data: dict[str, Any], what: str) -> RunInfo:
+    """A RunInfo from a `workflow-run` object (GitHubError when it has no id or event)."""
+    run_id, event = _int(data.get("id")), data.get("event")
+    if run_id is None or not isinstance(event, str):
+        raise GitHubError(f"{what}: a workflow run without an integer `id` and an `event`")
+    return RunInfo(
+        id=run_id,
+        event=event,
+        repository_id=_nested_id(data, "repository"),
+        head_repository_id=_nested_id(data, "head_repository"),
+        head_branch=_str(data.get("head_branch")),
+        path=_str(data.get("path")),
+        head_sha=_str(data.get("head_sha")),
+        created_at=instant_or_none(data.get("created_at")),
+    )
 
 
 def get_run(client: GitHubClient, run_id: int) -> RunInfo:
@@ -102,14 +124,7 @@ def get_run(client: GitHubClient, run_id: int) -> RunInfo:
     event = data.get("event") if isinstance(data, dict) else None
     if not isinstance(event, str):
         raise GitHubError(f"workflow run {run_id}: the API answer has no `event`")
-    return RunInfo(
-        id=run_id,
-        event=event,
-        repository_id=_nested_id(data, "repository"),
-        head_repository_id=_nested_id(data, "head_repository"),
-        head_branch=_str(data.get("head_branch")),
-        path=_str(data.get("path")),
-    )
+    return dataclasses.replace(run_from_json(data, f"workflow run {run_id}"), id=run_id)
 
 
 def _repository(client: GitHubClient) -> dict[str, Any]:

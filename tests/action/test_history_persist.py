@@ -78,7 +78,12 @@ def test_pull_request_branches_do_not_record(harness: ActionHarness) -> None:
     _findings(harness, ("R1", 1, "x"))
     run = harness.run(
         inputs={"findings": "findings.json"},
-        extra_env={"GITHUB_SHA": "f" * 40, "GITHUB_REF_NAME": "feature"},
+        extra_env={
+            "GITHUB_SHA": "f" * 40,
+            "GITHUB_REF": "refs/heads/feature",
+            "GITHUB_REF_TYPE": "branch",
+            "GITHUB_REF_NAME": "feature",
+        },
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert _histories(run.staged_index) == []

@@ -73,6 +73,14 @@ def test_every_endpoint_over_plain_http_validates(
     assert http.get(f"{repo_url}/actions/runs/{run}").json()["event"] == "push"
     run_artifacts = http.get(f"{repo_url}/actions/runs/{run}/artifacts").json()
     assert run_artifacts["total_count"] == 3
+    runs = http.get(
+        f"{repo_url}/actions/workflows/riverbed.yml/runs",
+        params={"branch": "main", "event": "push", "status": "success"},
+    ).json()
+    assert [r["id"] for r in runs["workflow_runs"]] == [run]
+    tip = http.get(f"{repo_url}/git/ref/heads/main").json()["object"]["sha"]
+    tag = gh.add_tag("main")
+    assert http.get(f"{repo_url}/compare/{tip}...{tag}").json()["status"] == "ahead"
     perm = http.get(f"{repo_url}/collaborators/alice/permission").json()
     assert (perm["permission"], perm["role_name"]) == ("write", "maintain")
     gh.contents.add_file(".river/memory/index.json", b'{"version": "1", "entries": []}\n')
@@ -173,6 +181,13 @@ def test_every_endpoint_through_pygithub_validates(
     run = repo.get_workflow_run(run_id)
     assert (run.event, run.head_repository.id) == ("push", 1001)
     assert run.get_artifacts().totalCount == 3
+    tip = repo.get_git_ref("heads/main").object.sha
+    assert tip == run.head_sha and repo.compare(tip, run.head_sha).status == "identical"
+    assert repo.compare(tip, gh.add_tag("main")).status == "ahead"
+    _, runs = repo.requester.requestJsonAndCheck(
+        "GET", f"{repo.url}/actions/workflows/riverbed.yml/runs", parameters={"event": "push"}
+    )
+    assert [r["id"] for r in runs["workflow_runs"]] == [run_id]
     assert repo.get_collaborator_permission("alice") == "write"
     gh.contents.add_file("policy/index.json", b"[]\n", ref="main")
     assert repo.get_contents("policy/index.json", ref="main").decoded_content == b"[]\n"

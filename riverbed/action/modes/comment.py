@@ -23,6 +23,7 @@ from riverbed.action.restore import (
     newer_trusted,
     restore_memory,
     trust_check,
+    warn_alarms,
 )
 from riverbed.comments import (
     DEFAULT_PREFIX,
@@ -99,6 +100,7 @@ def _restore(context: ActionContext) -> tuple[Restored, TrustCheck]:
         for note in restored.notes:
             context.runner.info(note)
         context.runner.info(f"restored from {restored.description}")
+    warn_alarms(context, check)
     return restored, check
 
 

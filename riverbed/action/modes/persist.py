@@ -10,17 +10,21 @@ from riverbed.action.eval_input import fail_on_regression, persist_evals
 from riverbed.action.history_input import persist_history
 from riverbed.action.memory_job import Appender, AppendOutcome, run_memory_job, write_outputs
 from riverbed.action.modes import FunctionMode, Mode
+from riverbed.action.shared_fallback import persist_shared_layer
 from riverbed.action.summary import render_summary
 from riverbed.text import plural
 
 
 def _appender(context: ActionContext) -> Appender | None:
-    """Eval results and, with `findings` set, the default branch's baseline and history."""
+    """Eval results; with `findings` set, the default branch's baseline and history; with
+    `shared-memory` set, the organisation's layer kept as the last good one."""
     steps: list[Appender] = []
     if context.config.eval_results:
         steps.append(persist_evals)
     if context.config.findings is not None:
         steps.extend((persist_baseline, persist_history))
+    if context.config.input("shared-memory"):
+        steps.append(persist_shared_layer)
     if len(steps) <= 1:
         return steps[0] if steps else None
 

@@ -11,7 +11,7 @@ from typing import Any
 from riverbed.action.context import ActionContext
 from riverbed.action.fix_texts import head_texts
 from riverbed.action.modes import FunctionMode, Mode
-from riverbed.action.restore import Restored, trust_check
+from riverbed.action.restore import Restored, trust_check, warn_alarms
 from riverbed.action.review_change import check_empty, check_paths, pull_change
 from riverbed.action.review_inputs import (
     ReviewInputs,
@@ -21,6 +21,7 @@ from riverbed.action.review_inputs import (
 from riverbed.action.review_post import Posting, ReviewTarget, post_review
 from riverbed.action.review_restore import restore_for_review
 from riverbed.action.review_threads import Threads, follow_threads, read_threads
+from riverbed.action.shared_fallback import with_fallback
 from riverbed.action.shared_memory import shared_for_run
 from riverbed.config_file import read_project_config
 from riverbed.errors import ActionConfigError, UsageError
@@ -269,10 +270,12 @@ def _stale_pin(context: ActionContext, identity: Identity, posting: Posting) -> 
 def _restore(context: ActionContext) -> Restored:
     """The trusted memory to review against (read-only); its source and size as outputs."""
     runner = context.runner
+    check = trust_check(context)
     with runner.group("restore memory (read-only)"):
-        restored = restore_for_review(context, trust_check(context))
+        restored = restore_for_review(context, check)
         for note in restored.notes:
             runner.info(note)
+    warn_alarms(context, check)
     runner.set_output("restored-from", restored.output)
     runner.set_output("entries", len(restored.index["entries"]))  # the memory reviewed against
     return restored
@@ -327,12 +330,9 @@ def run(context: ActionContext) -> int:
     )
     runner.info(f"read {plural(len(findings), 'finding')} from {plural(len(files), 'file')}")
     restored = _restore(context)
-    shared = shared_for_run(context)
+    shared = with_fallback(context, shared_for_run(context), restored)
     if shared.unreachable:
-        warnings.append(
-            f"shared memory unreachable: {shared.unreachable}; reviewed with this "
-            "repository's memory only"
-        )
+        warnings.append(f"shared memory unreachable: {shared.unreachable}; {shared.fallback}")
     baseline = _baseline(inputs, restored.index, context, warnings)
     current = get_pull(context.github(), pull.number)
     change = pull_change(context, pull.number, pull.head_sha, current)
@@ -362,7 +362,8 @@ def run(context: ActionContext) -> int:
     said = [f"Memory restored from {restored.description}.", *shared.notes]
     said += [f"Warning: {result.tool_change}."] if result.tool_change else []
     if shared.unreachable:
-        said.append(f"Shared memory could not be read ({shared.unreachable}): local memory only.")
+        # What applies instead comes first: the reason can be long, and the body is cut.
+        said.append(f"Shared memory could not be read: {shared.fallback}. ({shared.unreachable})")
     view = review_view(result, said, hints=hints)
     _write_outputs(context, result)
     # riverbed's identity as trusted memory records it, never as a review's text says it.

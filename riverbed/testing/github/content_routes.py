@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from riverbed.testing.github.objects import JSON, Site, basic_error
 from riverbed.testing.github.paging import Response, json_response
@@ -14,9 +14,16 @@ from riverbed.testing.github.paging import Response, json_response
 class ContentRoutes:
     """Files on branches of the served repository, answered as GitHub's `content-file`."""
 
-    def __init__(self, site: Site, default_branch: str = "main") -> None:
+    def __init__(
+        self,
+        site: Site,
+        default_branch: str = "main",
+        branch_at: Callable[[str], str | None] | None = None,
+    ) -> None:
         self.site = site
         self.default_branch = default_branch
+        #: A commit sha → the branch whose tip it is (`ref=<sha>` reads that branch's files).
+        self.branch_at = branch_at
         self._files: dict[tuple[str, str], bytes] = {}
         self._lock = threading.Lock()
 
@@ -30,6 +37,10 @@ class ContentRoutes:
         ref = query.get("ref") or self.default_branch
         with self._lock:
             data = self._files.get((ref, file_path.strip("/")))
+        branch = self.branch_at(ref) if data is None and self.branch_at else None
+        if branch is not None:
+            with self._lock:
+                data = self._files.get((branch, file_path.strip("/")))
         if data is None:
             return json_response(404, basic_error("Not Found", 404))
         return json_response(200, self._content_file(file_path, ref, data))

@@ -218,7 +218,7 @@ def workflow_run_json(site: Site, run: JSON, repository: JSON, head_repository: 
         "event": run["event"],
         "status": run["status"],
         "conclusion": run["conclusion"],
-        "workflow_id": 4242,
+        "workflow_id": run.get("workflow_id", 4242),
         "check_suite_id": run_id + 1,
         "check_suite_node_id": node_id("CS", run_id + 1),
         "url": url,
@@ -234,7 +234,7 @@ def workflow_run_json(site: Site, run: JSON, repository: JSON, head_repository: 
         "cancel_url": f"{url}/cancel",
         "rerun_url": f"{url}/rerun",
         "previous_attempt_url": None,
-        "workflow_url": f"{site.repo_api}/actions/workflows/4242",
+        "workflow_url": f"{site.repo_api}/actions/workflows/{run.get('workflow_id', 4242)}",
         "head_commit": {
             "id": run["head_sha"],
             "tree_id": fake_sha("tree:" + run["head_sha"]),

@@ -36,13 +36,15 @@ def _validators() -> tuple[Any, Any, Any]:
 
 def _path_pattern(template: str) -> str:
     """A regex for a path template: one segment a placeholder, except a trailing `{path}`
-    (the contents API's file path, which GitHub documents as holding slashes)."""
+    (the contents API's file path) or `{ref}` (`heads/main`), which GitHub documents as
+    holding slashes."""
     names = _PLACEHOLDER.findall(template)
     parts = _PLACEHOLDER.split(template)
     pieces = [re.escape(parts[0])]
     for position, part in enumerate(parts[1:]):
         last = position == len(names) - 1 and not part
-        pieces += [".+" if last and "path" in names[position] else "[^/]+", re.escape(part)]
+        slashes = last and ("path" in names[position] or names[position] == "{ref}")
+        pieces += [".+" if slashes else "[^/]+", re.escape(part)]
     return "".join(pieces)
 
 

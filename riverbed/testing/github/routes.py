@@ -83,6 +83,17 @@ class ReadRoutes:
         items = [artifact_json(self.site, r) for r in records]
         return self.page(items, path, query, list_key="artifacts")
 
+    def workflow_runs(self, path: str, query: Mapping[str, str], workflow: str) -> Response:
+        """GET /repos/{o}/{r}/actions/workflows/{workflow_id}/runs (filters as documented)."""
+        if not self.state.knows_workflow(workflow):
+            return not_found()
+        head = self.state.repository
+        items = [
+            workflow_run_json(self.site, run, head(), head(run["head_repository_id"]))
+            for run in self.state.workflow_runs(workflow, query)
+        ]
+        return self.page(items, path, query, list_key="workflow_runs")
+
     def artifact(self, path: str, query: Mapping[str, str], artifact_id: str) -> Response:
         """GET /repos/{o}/{r}/actions/artifacts/{id}."""
         record = self.state.artifact_records.get(int(artifact_id))

@@ -117,7 +117,7 @@ class FakeGitHub(PullState):
         self._writes = WriteRoutes(self)
         self._issues = IssueRoutes(self, self.token)
         self._graphql = GraphQLRoutes(self, lambda: self.read_only)
-        self.contents = ContentRoutes(site)
+        self.contents = ContentRoutes(site, branch_at=self.git.branch_at)
         #: Code scanning alerts (`add_alert`, `dismiss`, `reopen`, `fix`).
         self.code_scanning = CodeScanningRoutes(site, self.user, clock)
         self._reactions = ReactionRoutes(self)
@@ -329,6 +329,8 @@ class FakeGitHub(PullState):
             ("GET", "/actions/artifacts/{id}/{archive_format}", r.download),
             ("GET", "/actions/runs/{id}", r.run),
             ("GET", "/actions/runs/{id}/artifacts", r.list_run_artifacts),
+            ("GET", "/actions/workflows/{workflow_id}/runs", r.workflow_runs),
+            *self.git.routes(),
             ("GET", "/collaborators/{user}/permission", r.permission),
             ("GET", "/issues", self._issues.list_issues),
             ("POST", "/issues", self._issues.create_issue),

@@ -10,6 +10,7 @@ import zipfile
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 
+from riverbed.testing.github.git_routes import GitGraph
 from riverbed.testing.github.objects import (
     JSON,
     Site,
@@ -60,6 +61,9 @@ class FakeState:
         self._last_created = datetime(2000, 1, 1, tzinfo=UTC)
         self._created = clock().astimezone(UTC).replace(microsecond=0)
         self.runs: dict[int, JSON] = {}
+        #: Commits, branches and tags (`add_run` puts a branch run's commit on its branch).
+        self.git = GitGraph(site)
+        self._workflow_ids: dict[str, int] = {}
         self.artifact_records: dict[int, JSON] = {}
         self.pulls: dict[int, JSON] = {}
         self.issues: dict[int, JSON] = {}
@@ -124,9 +128,17 @@ class FakeState:
         name: str = "riverbed",
         path: str = ".github/workflows/riverbed.yml",
     ) -> int:
-        """Record a workflow run of workflow file `path`; returns its id."""
+        """Record a workflow run of workflow file `path`; returns its id.
+
+        Without `head_sha`, a run of this repository's code gets a new commit on top of
+        `head_branch` (as a push makes one); a fork's run gets a commit unknown here.
+        """
         with self.lock:
             run_id = self.new_id()
+            own = head_repository_id in (None, self.site.repository_id)
+            if head_sha is None and head_branch and own:
+                head_sha = self.git.advance(head_branch)
+            workflow_id = self._workflow_ids.setdefault(path, 4242 + len(self._workflow_ids))
             self.runs[run_id] = {
                 "id": run_id,
                 "event": event,
@@ -138,9 +150,45 @@ class FakeState:
                 "conclusion": conclusion,
                 "name": name,
                 "path": path,
+                "workflow_id": workflow_id,
                 "run_number": len(self.runs) + 1,
             }
             return run_id
+
+    def add_tag(self, name: str, sha: str | None = None) -> str:
+        """Tag `sha` as `name` (without it, a new commit off `main` that is not on `main`)."""
+        with self.lock:
+            if sha is None:
+                tip = self.git.refs.get("heads/main")
+                sha = self.git.commit((tip,) if tip else ())
+            self.git.set_ref(f"tags/{name}", sha)
+            return sha
+
+    def knows_workflow(self, workflow: str) -> bool:
+        """Whether a run of workflow `workflow` (an id or a file name) was ever recorded."""
+        with self.lock:
+            return any(
+                workflow in (str(number), path.rsplit("/", 1)[-1])
+                for path, number in self._workflow_ids.items()
+            )
+
+    def workflow_runs(self, workflow: str, query: Mapping[str, str]) -> list[JSON]:
+        """Runs of one workflow (its id, or its file name), newest first, filtered as GitHub
+        documents `branch` (the run's head_branch), `event`, `status` (a status or a
+        conclusion) and `head_sha`; at most 1,000 when any of those filters is given."""
+        with self.lock:
+            runs = sorted(self.runs.values(), key=lambda r: r["id"], reverse=True)
+        kept = [
+            r
+            for r in runs
+            if workflow in (str(r["workflow_id"]), r["path"].rsplit("/", 1)[-1])
+            and query.get("branch", r["head_branch"]) == r["head_branch"]
+            and query.get("event", r["event"]) == r["event"]
+            and query.get("status", r["status"]) in (r["status"], r["conclusion"])
+            and query.get("head_sha", r["head_sha"]) == r["head_sha"]
+        ]
+        filters = {"actor", "branch", "check_suite_id", "created", "event", "head_sha", "status"}
+        return kept[:1000] if filters & set(query) else kept
 
     def add_artifact_zip(  # noqa: PLR0917 - positional order is the agreed interface
         self,
