@@ -58,14 +58,6 @@ def _steps(args: argparse.Namespace, runs: int, work: Path) -> dict[str, Callabl
     }
     steps.update(
         {
-            f"proven load {path.stem}": functools.partial(
-                _rows, cases.load_proven_query, path, work, runs
-            )
-            for path in (mid, big)
-        }
-    )
-    steps.update(
-        {
             "append": lambda: [cases.append_one(big, work, runs)],
             "batch": lambda: cases.append_batch(mid, work, runs),
             "expire": lambda: [cases.expire_all(big, work, runs)],

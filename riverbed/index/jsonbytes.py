@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from decimal import Decimal
 from typing import Any
 
-import msgspec
 import orjson
 
 # With a 2-space indent every scalar sits on its own line, optionally after `"key": `; string
@@ -111,25 +109,6 @@ def js_numbers(raw: bytes) -> bytes:
 def loads(data: bytes | str) -> Any:
     """Parse JSON text strictly (no NaN, valid UTF-8); raises ValueError with line and column."""
     return orjson.loads(data)
-
-
-def loads_fast(data: bytes) -> Any:
-    """`loads` by msgspec's parser, about a fifth faster on a large index; unconfirmed.
-
-    orjson stays the parser of record: bytes msgspec refuses are parsed by `loads` (whose
-    error names the line and column), and a caller keeps msgspec's result only for bytes
-    equal to orjson's serialization of it (orjson would then read the same document back;
-    see `storage._check_nesting_and_keys`), or proven by a note of such bytes.
-    """
-    try:
-        return _decoder().decode(data)
-    except (msgspec.DecodeError, RecursionError, ValueError):
-        return loads(data)
-
-
-@functools.cache
-def _decoder() -> msgspec.json.Decoder[Any]:
-    return msgspec.json.Decoder()
 
 
 def too_deep(value: Any, *, named_steps: int, limit: int = MAX_DEPTH) -> str | None:

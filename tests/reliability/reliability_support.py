@@ -111,7 +111,7 @@ def as_nobody(work: Callable[[], str]) -> str:
 
 
 def appended_and_still_refused(index_path: Path, data: bytes, fragment: str) -> None:
-    """An append checks what it changes (issue 30) and trusts no note: a damaged file laid
+    """An append checks what it changes (issue 30): a damaged file laid
     out as writers lay it out gets the new entry after its old bytes, none of them moved,
     and every read still refuses it naming `fragment`; any other layout is refused whole."""
     from riverbed import CorruptIndexError, append_entry, load_memory
@@ -133,10 +133,10 @@ def appended_and_still_refused(index_path: Path, data: bytes, fragment: str) -> 
 
 
 def validated_on_read(index_path: Path) -> bool:
-    """Whether a read of the index validates it (no note and no chain proves its bytes).
+    """Whether a read of the index validates it whole (no lock file or note can spare it).
 
-    The read's notes path is observed alone: the streamed read, which validates a file in
-    its written layout before any note is looked at, is turned off for the call.
+    The full read is observed alone: the streamed read, which validates a file in its
+    written layout, is turned off for the call.
     """
     from riverbed import load_memory
     from riverbed.index import storage
