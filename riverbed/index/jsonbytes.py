@@ -16,12 +16,13 @@ _NUMBER_LINE = re.compile(
 )
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # orjson and JavaScript write a float differently only when it is integral (`1.0` vs `1`), or
-# when its exponent is -5, -6 or +16…+20 (JavaScript spells those out), so only lines holding
-# one of these markers need a second look; finding them is a fast substring search.
-_MARKERS = (b".0\n", b".0,\n", b"e-5", b"e-6", b"e+1", b"e+2")
-# The same markers as two patterns with literal prefixes, which the regex engine finds
-# faster than six substring searches.
-_MARKER_PATTERNS = tuple(map(re.compile, (rb"\.0,?\n", rb"e(?:-[56]|\+[12])")))
+# when its exponent is -5, -6 or +16…+20 (JavaScript spells those out). Such a number ends
+# its line (`.0`, or the exponent then digits), optionally before a comma; a string's line
+# ends with a quote, so text holding one (`baseline-5f…`, `e-5123`) is never looked at.
+_NUMBER_ENDS = (
+    re.compile(rb"\.0,?(?:\n|\Z)"),
+    re.compile(rb"e(?:-[56]|\+[12])[0-9]*,?(?:\n|\Z)"),
+)
 #: How deeply objects and arrays may nest in an index or an entry (the index object is level
 #: 1, an entry level 3). orjson reads 1024 levels but writes only 254, and Python's json and
 #: recursive walks fail near 1000, so anything deeper than this is refused when read.
@@ -76,27 +77,26 @@ def dumps_js(value: Any) -> bytes:
     return js_numbers(raw) + b"\n"
 
 
-def has_number_markers(raw: bytes) -> bool:
-    """Whether orjson's indented output may spell a number unlike JavaScript (see _MARKERS)."""
-    return any(pattern.search(raw) for pattern in _MARKER_PATTERNS)
+def number_lines(raw: bytes) -> list[int]:
+    """Where each line of orjson's indented output starts whose number JavaScript may spell
+    otherwise (see _NUMBER_ENDS), in order; two searches with literal prefixes."""
+    starts = {
+        raw.rfind(b"\n", 0, found.start()) + 1
+        for pattern in _NUMBER_ENDS
+        for found in pattern.finditer(raw)
+    }
+    return sorted(starts)
 
 
 def js_numbers(raw: bytes) -> bytes:
     """orjson's indented output with every number spelled as JavaScript does (`raw` if none
     differ)."""
-    if not has_number_markers(raw):
-        return raw
-    line_starts: set[int] = set()
-    for marker in _MARKERS:
-        position = raw.find(marker)
-        while position != -1:
-            line_starts.add(raw.rfind(b"\n", 0, position) + 1)
-            position = raw.find(marker, position + 1)
-    if not line_starts:
+    starts = number_lines(raw)
+    if not starts:
         return raw
     pieces: list[bytes] = []
     done = 0
-    for start in sorted(line_starts):
+    for start in starts:
         end = raw.find(b"\n", start)
         end = len(raw) if end == -1 else end
         pieces.append(raw[done:start])
