@@ -12,9 +12,7 @@ from riverbed.errors import (
     ConflictedIndexError,
     CorruptIndexError,
 )
-from riverbed.index.atomic_write import write_bytes_atomic
 from riverbed.index.collector import collector_paused
-from riverbed.index.conflict_markers import marker_line
 from riverbed.index.held_lock import (
     DEFAULT_LOCK_TIMEOUT,
     LOCK_TIMEOUT_VARIABLE,
@@ -33,9 +31,7 @@ from riverbed.index.jsonbytes import (
 )
 from riverbed.index.model import Index, empty_index
 from riverbed.index.schema import structural_problems
-from riverbed.index.secrets import secret_kind
 from riverbed.index.streamed_read import read_streamed
-from riverbed.index.write_checks import check_written
 
 #: The lock's names are kept here too: callers hold the store's lock through its storage.
 __all__ = [
@@ -70,6 +66,9 @@ def _loads(data: bytes, source: str) -> Any:
         if str(exc).startswith("depth limit exceeded"):  # orjson reads at most 1024 levels
             problem = f"$: objects and arrays nest deeper than {MAX_DEPTH} levels"
             raise CorruptIndexError(source, problem) from None
+        # Only a refusal needs these (imported then: a load does not pay for them).
+        from riverbed.index.conflict_markers import marker_line
+
         line = marker_line(data)
         if line is not None:  # a text merge of two branches: name the command that recovers
             raise ConflictedIndexError(source, line) from None
@@ -163,6 +162,8 @@ def _orjson_form(data: bytes, pretty: bytes) -> bool:
 
 
 def _shown(key: str) -> str:
+    from riverbed.index.secrets import secret_kind  # a refusal's wording: see _loads
+
     if secret_kind(key):
         return "(a key that looks like a credential, not shown)"
     return repr(key) if len(key) <= 60 else repr(key[:60]) + "…"
@@ -194,6 +195,10 @@ def read_index_and_expiries(path: Path) -> tuple[Index, frozenset[str]]:
 
 def write_index_atomic(path: Path, index: Index) -> None:
     """Write the index atomically (see `write_bytes_atomic`); the caller holds the lock."""
+    # The write side is imported when first used: a load (a new process on every runner
+    # job) does not pay for it.
+    from riverbed.index.atomic_write import write_bytes_atomic
+
     write_bytes_atomic(path, dumps_js(index), what="the index")
 
 
@@ -214,6 +219,8 @@ def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]])
     This is the one update path: the file is read as a load reads it, and every entry a
     change adds or alters is checked (nesting depth, secrets) before the file is replaced.
     """
+    from riverbed.index.write_checks import check_written  # the write side: see above
+
     with locked(path):
         index = read_index(path)
         new_index, changed, result = change(index)
@@ -225,6 +232,8 @@ def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]])
 
 def replace_index(path: Path, index: Index) -> None:
     """Write a whole new index to `path` under the lock (a merge's output), checking each entry."""
+    from riverbed.index.write_checks import check_written  # the write side: see above
+
     with locked(path):
         check_written(None, index)
         write_index_atomic(path, index)

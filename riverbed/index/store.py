@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 from riverbed.errors import DuplicateEntryError, InvalidEntryError, RiverbedWarning, WarningSink
-from riverbed.index import lifecycle, tail_append
+from riverbed.index import lifecycle
 from riverbed.index.dates import (
     format_timestamp,
     is_valid_date,
@@ -142,6 +142,8 @@ def append_entries(
 def _by_tail(path: Path, batch: list[Entry]) -> bool:
     """Whether `batch` was appended by the file's tail (see `tail_append`); False: nothing
     written."""
+    from riverbed.index import tail_append  # a load does not pay for the write side
+
     if not 0 < len(batch) <= tail_append.MOST_ENTRIES:
         return False
     with locked(path):
