@@ -224,3 +224,43 @@ def json_error_place(exc: ValueError, data: bytes | str) -> str:
                 f"the comma is on line {comma_line})"
             )
     return f"at line {exc.lineno}, column {exc.colno} ({exc.msg})"
+
+
+def nesting_or_repeated_key(data: bytes, document: Any) -> str | None:
+    """What is wrong with JSON text `data` parsed as `document`: nesting deeper than allowed
+    or an object repeating a key (the problem's words), else None."""
+    # One C-speed re-serialization answers both. Bytes equal to it (plus the final newline)
+    # cannot repeat a key: the parse keeps one member per key, so the bytes would differ.
+    # Its indentation is the nesting depth. Only bytes that differ need the separate
+    # repeated-key check (`repeated_key` begins with that comparison).
+    try:
+        pretty = orjson.dumps(document, option=orjson.OPT_INDENT_2)
+    except orjson.JSONEncodeError:
+        # orjson writes at most 254 levels (and no integer past 64 bits): refused, in one line.
+        pretty = b""
+    if not pretty or indented_too_deep(pretty):
+        where = too_deep(document, named_steps=2) or "$"
+        return f"{where}: objects and arrays nest deeper than {MAX_DEPTH} levels"
+    repeated = repeated_key(data, pretty)
+    if repeated is None:
+        return None
+    key, holder = repeated
+    return (
+        f"{_holder(holder)} repeats the key {_shown(key)} (JSON readers disagree on which "
+        "value counts: keep one)"
+    )
+
+
+def _shown(key: str) -> str:
+    from riverbed.index.secrets import secret_kind  # a refusal's wording only
+
+    if secret_kind(key):
+        return "(a key that looks like a credential, not shown)"
+    return repr(key) if len(key) <= 60 else repr(key[:60]) + "…"
+
+
+def _holder(holder: dict[str, Any]) -> str:
+    entry_id = holder.get("id")
+    if isinstance(entry_id, str) and holder.get("metadata") is not None:
+        return f"entry {_shown(entry_id)}"
+    return "an object"

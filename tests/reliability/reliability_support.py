@@ -139,20 +139,20 @@ def validated_on_read(index_path: Path) -> bool:
     written layout, is turned off for the call.
     """
     from riverbed import load_memory
-    from riverbed.index import storage
+    from riverbed.index import storage, whole_read
 
     calls: list[int] = []
-    real, streamed = storage._validated, storage.read_streamed
+    real, streamed = whole_read.parse_whole, storage.read_streamed
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return real(*args, **kwargs)
 
-    storage._validated = spy  # type: ignore[assignment]
+    whole_read.parse_whole = spy  # type: ignore[assignment]
     storage.read_streamed = lambda _path: None  # type: ignore[assignment]
     try:
         load_memory(index_path)
     finally:
-        storage._validated = real  # type: ignore[assignment]
+        whole_read.parse_whole = real  # type: ignore[assignment]
         storage.read_streamed = streamed  # type: ignore[assignment]
     return bool(calls)

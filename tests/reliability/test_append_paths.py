@@ -27,7 +27,7 @@ from riverbed import (
     expire_entries,
     load_memory,
 )
-from riverbed.index import storage, tail_append
+from riverbed.index import tail_append, whole_read
 from riverbed.index.jsonbytes import MAX_DEPTH, dumps_js
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,13 +37,13 @@ ROOT = Path(__file__).resolve().parents[2]
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The sources the full read parsed (a spy on storage's parser; its answer is unchanged)."""
     seen: list[str] = []
-    real = storage._loads
+    real = whole_read.parse_whole
 
     def spy(data: bytes, source: str) -> Any:
         seen.append(source)
         return real(data, source)
 
-    monkeypatch.setattr(storage, "_loads", spy)
+    monkeypatch.setattr(whole_read, "parse_whole", spy)
     return seen
 
 
