@@ -58,14 +58,6 @@ def _steps(args: argparse.Namespace, runs: int, work: Path) -> dict[str, Callabl
     }
     steps.update(
         {
-            f"proven load {path.stem}": functools.partial(
-                _rows, cases.load_proven_query, path, work, runs
-            )
-            for path in (mid, big)
-        }
-    )
-    steps.update(
-        {
             "append": lambda: [cases.append_one(big, work, runs)],
             "batch": lambda: cases.append_batch(mid, work, runs),
             "expire": lambda: [cases.expire_all(big, work, runs)],
@@ -106,13 +98,11 @@ def _reference_steps(
     steps: dict[str, Callable[[], list[Row]]] = {}
     for size in _reference_sizes(args):
         for op in reference.OPS:
-            # Twenty whole-file rewrites by the reference at 100k take about half a minute.
-            times = runs if op != "appends" or size < 50_000 else min(runs, 3)
 
-            def step(op: str = op, size: int = size, times: int = times) -> list[Row]:
+            def step(op: str = op, size: int = size) -> list[Row]:
                 source = index_file(size)
                 box = work / f"reference-{op}-{size}"
-                return [reference.compare(op, source, size, box, times, node, module)]
+                return [reference.compare(op, source, size, box, runs, node, module)]
 
             steps[f"reference {op} {size}"] = step
     return steps
@@ -121,7 +111,7 @@ def _reference_steps(
 def _reference_sizes(args: argparse.Namespace) -> list[int]:
     if args.sizes:
         return [int(size) for size in args.sizes.split(",")]
-    return [1_000, 10_000] if args.quick else [10_000, 100_000]
+    return [1_000, 10_000] if args.quick else [20_000, 100_000]
 
 
 def _run_step(name: str, args: argparse.Namespace, runs: int, work: Path) -> list[Row]:
@@ -146,7 +136,8 @@ def _side_by_side(args: argparse.Namespace, runs: int) -> int:
     version = subprocess.run([str(node), "--version"], check=False, capture_output=True, text=True)
     print(
         f"riverbed on {platform.python_implementation()} {platform.python_version()} next to "
-        f"{module} on node {version.stdout.strip()}; median of {runs} runs after a warm-up",
+        f"{module} on node {version.stdout.strip()}; median of {runs} fresh-runner samples "
+        "after a warm-up",
         file=sys.stderr,
     )
     for size in _reference_sizes(args):
@@ -183,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         "--reference-js", metavar="FILE", help="riverbed-memory.mjs to compare with (--reference)"
     )
     parser.add_argument(
-        "--sizes", metavar="N[,N]", help="entry counts for --reference (default 10000,100000)"
+        "--sizes", metavar="N[,N]", help="entry counts for --reference (default 20000,100000)"
     )
     parser.add_argument("--step", help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)

@@ -15,8 +15,7 @@ from typing import Any
 import riverbed
 from benchmarks.generate import new_entries
 from benchmarks.timing import Sample, measure_command, measure_pair
-from riverbed.index import atomic_write, storage
-from riverbed.index.model import Index
+from riverbed.index import atomic_write
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
@@ -85,27 +84,6 @@ def load_validate_query(path: Path, runs: int) -> Row:
     )
 
 
-def load_proven_query(path: Path, work: Path, runs: int) -> Row:
-    """load_memory of a file riverbed wrote itself (its note trusted, not validated again)."""
-    target = work / f"proven-{path.stem}" / "index.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fresh_copy(path, target)
-
-    def ours() -> None:
-        index = riverbed.load_memory(target, on_warning=lambda _m: None)
-        riverbed.query_memory(index, type="pattern", tags=["retry"])
-
-    mine, floor = measure_pair(ours, lambda: json_load(target), runs=runs)
-    return Row(
-        "load + query, a file riverbed wrote (proven by its note)",
-        _size(path),
-        mine.median,
-        "json.load",
-        floor.median,
-        "-",
-    )
-
-
 def _fresh_copy(source: Path, target: Path) -> Callable[[], None]:
     def setup() -> None:
         fresh_copy(source, target)
@@ -114,22 +92,8 @@ def _fresh_copy(source: Path, target: Path) -> Callable[[], None]:
 
 
 def fresh_copy(source: Path, target: Path) -> None:
-    """Copy `source` over `target` in the state a user's file is in: last seen by riverbed.
-
-    The lock file notes the last few contents riverbed wrote or proved (see `storage.Held`);
-    a user's index is always one of them, since each write notes its result. A benchmark that
-    copies the same source back before each run would otherwise let that note age out after
-    a few runs and time the first-read path instead. The check here is untimed setup.
-    """
+    """Copy `source` over `target` (untimed setup), the disk settled after it."""
     shutil.copyfile(source, target)
-    storage.update_index(target, _unchanged)
-    settle_disk()
-
-
-def plain_copy(source: Path, target: Path) -> None:
-    """Copy `source` over `target` as a fresh checkout has it: no lock file, so no notes."""
-    shutil.copyfile(source, target)
-    storage.lock_path(target).unlink(missing_ok=True)
     settle_disk()
 
 
@@ -142,10 +106,6 @@ def settle_disk() -> None:
     """
     if hasattr(os, "sync"):  # not on Windows
         os.sync()
-
-
-def _unchanged(index: Index) -> tuple[Index, bool, None]:
-    return index, False, None
 
 
 def _case_file(work: Path, case: str) -> Path:

@@ -1,34 +1,32 @@
-// Times River Reviewer's own store functions for `python -m benchmarks --reference`.
-// Usage: node reference_driver.mjs <riverbed-memory.mjs>; one JSON job a line on stdin,
-// one JSON result a line on stdout. Only the operation is timed, never parsing the job.
-import { createInterface } from 'node:readline';
+// One River Reviewer store operation as a fresh runner makes it, for `python -m benchmarks
+// --reference`: node reference_driver.mjs <riverbed-memory.mjs> <op> <index> [<entries.json>].
+// The clock starts once the module is imported and stops when the operation returns, as in
+// benchmarks/fresh_child.py; one process per sample. Prints {"seconds": …, "count": …}.
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-const memory = await import(pathToFileURL(process.argv[2]).href);
+const [moduleFile, op, indexPath, entriesFile] = process.argv.slice(2);
+const entries = op === 'append' ? JSON.parse(readFileSync(entriesFile, 'utf8')) : [];
+const memory = await import(pathToFileURL(moduleFile).href);
 
-function run(job) {
-  switch (job.op) {
+function run() {
+  switch (op) {
     case 'load': {
-      const index = memory.loadMemory(job.path);
+      const index = memory.loadMemory(indexPath);
       return memory.queryMemory(index, { type: 'pattern', tags: ['retry'] }).length;
     }
     case 'append':
-      memory.appendEntry(job.path, job.entries[0]);
+      memory.appendEntry(indexPath, entries[0]);
       return 1;
-    case 'appends':
-      for (const entry of job.entries) memory.appendEntry(job.path, entry);
-      return job.entries.length;
     case 'expire':
-      return memory.expireEntries(job.path);
+      return memory.expireEntries(indexPath);
     default:
-      throw new Error(`unknown op ${job.op}`);
+      throw new Error(`unknown operation ${op}`);
   }
 }
 
-for await (const line of createInterface({ input: process.stdin })) {
-  const job = JSON.parse(line);
-  const start = process.hrtime.bigint();
-  const count = run(job);
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  process.stdout.write(`${JSON.stringify({ seconds, count })}\n`);
-}
+const start = process.hrtime.bigint();
+const count = run();
+const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+process.stdout.write(`${JSON.stringify({ seconds, count })}\n`);
+process.exit(0);

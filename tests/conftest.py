@@ -62,16 +62,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         Path(target).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
 
 
-@pytest.fixture(autouse=True)
-def private_state_dir(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> Path:
-    """Every test (and each process it starts) keeps riverbed's note key in a fresh tmp dir."""
-    directory = tmp_path_factory.mktemp("state")
-    monkeypatch.setenv("RIVERBED_STATE_DIR", str(directory))
-    return directory
-
-
 @pytest.fixture
 def fixtures_dir() -> Path:
     """The folder of committed test data."""

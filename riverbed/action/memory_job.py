@@ -24,7 +24,13 @@ from riverbed.index.compaction import CompactReport
 from riverbed.index.dates import effective_expiry, instant_or_none
 from riverbed.index.merge import merge_indexes
 from riverbed.index.model import Index, entry_status, entry_title
-from riverbed.index.storage import locked, read_index, update_index, write_index_atomic
+from riverbed.index.storage import (
+    lock_path,
+    locked,
+    read_index,
+    update_index,
+    write_index_atomic,
+)
 from riverbed.index.store import expire_entries
 
 #: How many upcoming expiries the summary lists.
@@ -100,6 +106,13 @@ def _stage(path: Path, index: Index) -> None:
         write_index_atomic(path, index)
 
 
+def _stage_for_upload(path: Path, index: Index) -> None:
+    """Write the index for upload: the upload takes its whole directory, so no lock file."""
+    # The staging directory is this run's alone; a lock file there is left from before.
+    _clear(lock_path(path))
+    write_index_atomic(path, index)
+
+
 def _clear(path: Path) -> None:
     with contextlib.suppress(FileNotFoundError):
         path.unlink()
@@ -158,7 +171,7 @@ def run_memory_job(
     added = AppendOutcome() if append is None else append(context, work)
     merged_from, merge_notes, conflicts, late = _merge_newer(context, check, restored, work)
     final = read_index(work)
-    _stage(staged, final)
+    _stage_for_upload(staged, final)
     archive_bytes = stage_archive(work, staged)
     archived = tuple(
         zip(expired.archived + late.archived, expired.titles + late.titles, strict=True)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import errno
 import os
-import tempfile
-import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from riverbed.errors import StoreWriteError
@@ -40,53 +37,29 @@ def write_failure(path: Path, exc: OSError, what: str) -> str:
     return f"{path}: could not write {what}: {hint} (the existing file was not changed)"
 
 
-def write_bytes_atomic(
-    path: Path, data: bytes, *, what: str = "the file", meanwhile: Callable[[], None] | None = None
-) -> None:
+def write_bytes_atomic(path: Path, data: bytes, *, what: str = "the file") -> None:
     """Write via temp file + fsync + rename + directory fsync, keeping the file's mode.
 
     A reader sees the old bytes or the new ones, never half a file; on failure the old file is
-    untouched and StoreWriteError says why (`what` names the file in the message). A check
-    `meanwhile` runs while the temp file is written and synced (that I/O in a thread, which
-    needs no interpreter lock); if it raises, the temp file is removed and nothing replaced.
+    untouched and StoreWriteError says why (`what` names the file in the message).
     """
-    write_pieces_atomic(path, [data], what=what, meanwhile=meanwhile)
+    write_pieces_atomic(path, [data], what=what)
 
 
-def write_pieces_atomic(
-    path: Path,
-    pieces: Sequence[Buffer],
-    *,
-    what: str = "the file",
-    meanwhile: Callable[[], None] | None = None,
-) -> None:
-    """`write_bytes_atomic` of the concatenation of `pieces`, never joined in memory.
-
-    A splice of a large file is a few slices of the old bytes around the new ones; they go
-    to the kernel as they are (`os.writev`), which spares copying the whole file once more.
-    """
+def write_pieces_atomic(path: Path, pieces: Sequence[Buffer], *, what: str = "the file") -> None:
+    """`write_bytes_atomic` of the concatenation of `pieces`, never joined in memory (they go
+    to the kernel as they are, `os.writev`)."""
     try:
         mode = path.stat().st_mode & 0o777
     except OSError:
         mode = 0o644
     temp_name = None
+    import tempfile  # only a write needs it: held_lock imports this module for every load
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=temp_prefix(path), suffix=".tmp")
-        if meanwhile is None:
-            _write_synced(fd, pieces)
-        else:
-            dropped = threading.Event()  # a refusal meanwhile: the temp file needs no fsync
-            with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-                written = pool.submit(_write_synced, fd, pieces, dropped)
-                try:
-                    meanwhile()
-                except BaseException:
-                    dropped.set()
-                    raise
-                finally:
-                    concurrent.futures.wait([written])
-                written.result()
+        _write_synced(fd, pieces)
         os.chmod(temp_name, mode)
         replace_file(temp_name, path)
         temp_name = None
@@ -99,13 +72,10 @@ def write_pieces_atomic(
                 os.unlink(temp_name)
 
 
-def _write_synced(
-    fd: int, pieces: Sequence[Buffer], dropped: threading.Event | None = None
-) -> None:
+def _write_synced(fd: int, pieces: Sequence[Buffer]) -> None:
     try:
         _write_all(fd, [memoryview(piece).cast("B") for piece in pieces if len(piece)])
-        if dropped is None or not dropped.is_set():
-            os.fsync(fd)
+        os.fsync(fd)
     finally:
         os.close(fd)
 

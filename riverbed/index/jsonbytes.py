@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from decimal import Decimal
 from typing import Any
 
-import msgspec
 import orjson
 
 # With a 2-space indent every scalar sits on its own line, optionally after `"key": `; string
@@ -18,12 +16,13 @@ _NUMBER_LINE = re.compile(
 )
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # orjson and JavaScript write a float differently only when it is integral (`1.0` vs `1`), or
-# when its exponent is -5, -6 or +16…+20 (JavaScript spells those out), so only lines holding
-# one of these markers need a second look; finding them is a fast substring search.
-_MARKERS = (b".0\n", b".0,\n", b"e-5", b"e-6", b"e+1", b"e+2")
-# The same markers as two patterns with literal prefixes, which the regex engine finds
-# faster than six substring searches.
-_MARKER_PATTERNS = tuple(map(re.compile, (rb"\.0,?\n", rb"e(?:-[56]|\+[12])")))
+# when its exponent is -5, -6 or +16…+20 (JavaScript spells those out). Such a number ends
+# its line (`.0`, or the exponent then digits), optionally before a comma; a string's line
+# ends with a quote, so text holding one (`baseline-5f…`, `e-5123`) is never looked at.
+_NUMBER_ENDS = (
+    re.compile(rb"\.0,?(?:\n|\Z)"),
+    re.compile(rb"e(?:-[56]|\+[12])[0-9]*,?(?:\n|\Z)"),
+)
 #: How deeply objects and arrays may nest in an index or an entry (the index object is level
 #: 1, an entry level 3). orjson reads 1024 levels but writes only 254, and Python's json and
 #: recursive walks fail near 1000, so anything deeper than this is refused when read.
@@ -78,27 +77,26 @@ def dumps_js(value: Any) -> bytes:
     return js_numbers(raw) + b"\n"
 
 
-def has_number_markers(raw: bytes) -> bool:
-    """Whether orjson's indented output may spell a number unlike JavaScript (see _MARKERS)."""
-    return any(pattern.search(raw) for pattern in _MARKER_PATTERNS)
+def number_lines(raw: bytes) -> list[int]:
+    """Where each line of orjson's indented output starts whose number JavaScript may spell
+    otherwise (see _NUMBER_ENDS), in order; two searches with literal prefixes."""
+    starts = {
+        raw.rfind(b"\n", 0, found.start()) + 1
+        for pattern in _NUMBER_ENDS
+        for found in pattern.finditer(raw)
+    }
+    return sorted(starts)
 
 
 def js_numbers(raw: bytes) -> bytes:
     """orjson's indented output with every number spelled as JavaScript does (`raw` if none
     differ)."""
-    if not has_number_markers(raw):
-        return raw
-    line_starts: set[int] = set()
-    for marker in _MARKERS:
-        position = raw.find(marker)
-        while position != -1:
-            line_starts.add(raw.rfind(b"\n", 0, position) + 1)
-            position = raw.find(marker, position + 1)
-    if not line_starts:
+    starts = number_lines(raw)
+    if not starts:
         return raw
     pieces: list[bytes] = []
     done = 0
-    for start in sorted(line_starts):
+    for start in starts:
         end = raw.find(b"\n", start)
         end = len(raw) if end == -1 else end
         pieces.append(raw[done:start])
@@ -111,25 +109,6 @@ def js_numbers(raw: bytes) -> bytes:
 def loads(data: bytes | str) -> Any:
     """Parse JSON text strictly (no NaN, valid UTF-8); raises ValueError with line and column."""
     return orjson.loads(data)
-
-
-def loads_fast(data: bytes) -> Any:
-    """`loads` by msgspec's parser, about a fifth faster on a large index; unconfirmed.
-
-    orjson stays the parser of record: bytes msgspec refuses are parsed by `loads` (whose
-    error names the line and column), and a caller keeps msgspec's result only for bytes
-    equal to orjson's serialization of it (orjson would then read the same document back;
-    see `storage._check_nesting_and_keys`), or proven by a note of such bytes.
-    """
-    try:
-        return _decoder().decode(data)
-    except (msgspec.DecodeError, RecursionError, ValueError):
-        return loads(data)
-
-
-@functools.cache
-def _decoder() -> msgspec.json.Decoder[Any]:
-    return msgspec.json.Decoder()
 
 
 def too_deep(value: Any, *, named_steps: int, limit: int = MAX_DEPTH) -> str | None:
@@ -245,3 +224,43 @@ def json_error_place(exc: ValueError, data: bytes | str) -> str:
                 f"the comma is on line {comma_line})"
             )
     return f"at line {exc.lineno}, column {exc.colno} ({exc.msg})"
+
+
+def nesting_or_repeated_key(data: bytes, document: Any) -> str | None:
+    """What is wrong with JSON text `data` parsed as `document`: nesting deeper than allowed
+    or an object repeating a key (the problem's words), else None."""
+    # One C-speed re-serialization answers both. Bytes equal to it (plus the final newline)
+    # cannot repeat a key: the parse keeps one member per key, so the bytes would differ.
+    # Its indentation is the nesting depth. Only bytes that differ need the separate
+    # repeated-key check (`repeated_key` begins with that comparison).
+    try:
+        pretty = orjson.dumps(document, option=orjson.OPT_INDENT_2)
+    except orjson.JSONEncodeError:
+        # orjson writes at most 254 levels (and no integer past 64 bits): refused, in one line.
+        pretty = b""
+    if not pretty or indented_too_deep(pretty):
+        where = too_deep(document, named_steps=2) or "$"
+        return f"{where}: objects and arrays nest deeper than {MAX_DEPTH} levels"
+    repeated = repeated_key(data, pretty)
+    if repeated is None:
+        return None
+    key, holder = repeated
+    return (
+        f"{_holder(holder)} repeats the key {_shown(key)} (JSON readers disagree on which "
+        "value counts: keep one)"
+    )
+
+
+def _shown(key: str) -> str:
+    from riverbed.index.secrets import secret_kind  # a refusal's wording only
+
+    if secret_kind(key):
+        return "(a key that looks like a credential, not shown)"
+    return repr(key) if len(key) <= 60 else repr(key[:60]) + "…"
+
+
+def _holder(holder: dict[str, Any]) -> str:
+    entry_id = holder.get("id")
+    if isinstance(entry_id, str) and holder.get("metadata") is not None:
+        return f"entry {_shown(entry_id)}"
+    return "an object"

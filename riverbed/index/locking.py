@@ -68,11 +68,11 @@ _SAFE_OPEN = (
 
 
 def open_lock_file(path: os.PathLike[str] | str) -> int:
-    """Open (creating) the lock file; it is never truncated on open, so it keeps the pid.
+    """Open (creating) the lock file; it is never truncated on open, so it keeps the holder's pid.
 
     Anything but a regular file is refused (OSError ELOOP, saying what to do): a repository
-    could commit the lock file's name as a symlink to a file of the user's, which the pid and
-    the notes would overwrite.
+    could commit the lock file's name as a symlink to a file of the user's, which the pid
+    would overwrite.
     """
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | _SAFE_OPEN, 0o644)
@@ -86,18 +86,6 @@ def open_lock_file(path: os.PathLike[str] | str) -> int:
     return fd
 
 
-def open_lock_file_to_read(path: os.PathLike[str] | str) -> int | None:
-    """The lock file opened read-only, or None when it is absent or not a regular file."""
-    try:
-        fd = os.open(path, os.O_RDONLY | _SAFE_OPEN)
-    except OSError:
-        return None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        return None
-    return fd
-
-
 def _not_a_lock_file(path: os.PathLike[str] | str) -> OSError:
     return OSError(
         errno.ELOOP,
@@ -106,24 +94,9 @@ def _not_a_lock_file(path: os.PathLike[str] | str) -> OSError:
     )
 
 
-#: The first line holds the holder's pid padded to a fixed width, so taking and releasing
-#: the lock overwrite it in place (no truncation); notes follow it.
+#: The file holds the holder's pid padded to a fixed width, so releasing the lock blanks it
+#: in place.
 _PID_WIDTH = 11
-
-
-#: More than riverbed ever writes to a lock file (a pid line and a few notes of ~100 bytes):
-#: a bigger one was planted or garbled, and only its head is read, never the whole.
-_MOST_READ = 64 * 1024
-
-
-def _content(fd: int) -> bytes:
-    os.lseek(fd, 0, os.SEEK_SET)
-    chunks = []
-    left = _MOST_READ
-    while left > 0 and (chunk := os.read(fd, left)):
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
 
 
 def _pid_line(pid: int | None) -> bytes:
@@ -145,24 +118,11 @@ def holder_pid(fd: int) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def notes(fd: int) -> list[str]:
-    """The lines the holder keeps in the lock file after the pid line (see `set_notes`)."""
-    text = _content(fd).decode("ascii", "replace")
-    return [line for line in text.split("\n")[1:] if line.strip()]
-
-
-def set_notes(fd: int, lines: list[str]) -> None:
-    """Replace the notes; only the holder calls this (its pid line stays first)."""
-    os.ftruncate(fd, 0)
-    os.lseek(fd, 0, os.SEEK_SET)
-    os.write(fd, _pid_line(os.getpid()) + "".join(f"{line}\n" for line in lines).encode("ascii"))
-
-
 def acquire(fd: int, timeout: float) -> bool:
     """Take the exclusive lock on `fd`, waiting at most `timeout` seconds; False on timeout.
 
-    On success the holder's pid is written on the file's first line, for a waiter's error
-    message; the notes below it are kept.
+    On success the file holds the holder's pid alone, for a waiter's error message (anything
+    else there, such as the notes earlier versions kept, is dropped: the file proves nothing).
     """
     deadline = time.monotonic() + timeout
     pause = _FIRST_PAUSE
@@ -174,17 +134,13 @@ def acquire(fd: int, timeout: float) -> bool:
             return False
         time.sleep(min(pause, left))
         pause = min(pause * 2, _LONGEST_PAUSE)
-    first = _content(fd)[:_PID_WIDTH]
-    if len(first) == _PID_WIDTH and first.endswith(b"\n"):
-        _write_pid(fd, os.getpid())
-    else:
-        # A lock file from before the fixed-width line: rewrite it whole.
-        set_notes(fd, [])
+    os.ftruncate(fd, 0)
+    _write_pid(fd, os.getpid())
     return True
 
 
 def release(fd: int) -> None:
-    """Blank the pid line (keeping the notes) and release the lock (the caller closes `fd`)."""
+    """Blank the pid line and release the lock (the caller closes `fd`)."""
     try:
         _write_pid(fd, None)
     finally:

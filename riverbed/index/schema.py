@@ -83,6 +83,41 @@ def structural_problems(index: Any, *, limit: int = 50) -> list[str]:
     return problems
 
 
+def index_problem(index: Any) -> tuple[str | None, frozenset[str]]:
+    """The first problem of a parsed index (its structure, then a repeated id), or None; and
+    every effective expiry string of its entries (for their warnings)."""
+    problems = structural_problems(index, limit=1)
+    if problems:
+        return problems[0], frozenset()
+    entries = index["entries"]
+    # A load at 100k entries is bound by reaching each entry's dict, so the id check and the
+    # gathering of expiries for their warnings (`store.date_warnings`) share one pass.
+    ids: set[str] = set()
+    add_id = ids.add
+    expiries: set[str] = set()
+    add_expiry = expiries.add
+    for entry in entries:
+        add_id(entry["id"])
+        value = entry.get("expiresAt")
+        if value is None:  # the rule of `dates.effective_expiry`, inlined
+            context = entry.get("context")
+            if type(context) is not dict:
+                continue
+            value = context.get("expiresAt")
+        if type(value) is str:
+            add_expiry(value)
+    if len(ids) != len(entries):
+        seen: set[str] = set()
+        for position, entry in enumerate(entries):
+            if entry["id"] in seen:
+                return (
+                    f"$.entries[{position}]: duplicate id {entry['id']!r} (ids must be unique)",
+                    (frozenset()),
+                )
+            seen.add(entry["id"])
+    return None, frozenset(expiries)
+
+
 def entry_problems(entry: Any) -> list[str]:
     """Every violation of the entry schema with formats checked (what riverbed writes)."""
     problems = [describe(e) for e in validator(ENTRY_SCHEMA, strict=True).iter_errors(entry)]

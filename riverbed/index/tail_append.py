@@ -6,8 +6,7 @@ closing of `entries` must be as writers lay them out, and no new id may be spell
 in the file. The old bytes go to the temp file by `copy_file_range` (no 70 MB buffer to fault
 in, no userspace copy) while one read through a reused buffer looks for the ids; then the
 new tail, fsync and the rename, so a reader still sees the old file or the new one, never
-half of either. The old bytes are not hashed: a chain note (`chain_notes`) lets the next
-read prove the new file from the note of the old one and the hash of the tail.
+half of either. The old bytes are not validated here: every read validates the whole file.
 """
 
 from __future__ import annotations
@@ -28,13 +27,10 @@ from riverbed.errors import StoreWriteError
 from riverbed.index import atomic_write
 from riverbed.index.jsonbytes import dumps_js
 from riverbed.index.model import Entry
-from riverbed.index.splice import entries_block
 from riverbed.index.write_checks import check_entries_written
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    from riverbed.index.held_lock import Held
 
 #: How a file riverbed (`entries` first) or River Reviewer (`version` first) wrote begins, and
 #: ends after its last entry, when `entries` holds entries and there is no `generatedAt`
@@ -54,6 +50,13 @@ class _Dropped(Exception):
     """The scan found a reason to take the full path: the temp file is not installed."""
 
 
+def entries_block(entries: list[Entry]) -> bytes:
+    """Each of `entries` (at least one) as it appears inside the entries array (indented 4),
+    joined by `,\n`, serialized at once."""
+    # `[\n  {…},\n  {…}\n]\n` re-indented by 2 is `[\n` + exactly that + `\n  ]\n  `.
+    return dumps_js(entries).replace(b"\n", b"\n  ")[2:-7]
+
+
 def id_spelling(entry_id: str) -> bytes | None:
     """The only JSON spelling JSON writers give this id, or None when there could be others.
 
@@ -68,15 +71,15 @@ def id_spelling(entry_id: str) -> bytes | None:
     return dumps_js(entry_id)[:-1]
 
 
-def append(path: Path, held: Held, entries: Sequence[Entry]) -> bool:
+def append(path: Path, entries: Sequence[Entry]) -> bool:
     """Append `entries` (validated) by the file's tail if it allows; False: use the full path.
 
     The full path is taken when: `copy_file_range` is missing; the file is missing or not
     laid out as writers lay it out at its head and end (or carries `generatedAt`); or one
     of the ids is spelled anywhere in it (taken, or an identical entry again: the full path
     decides). Otherwise the file is checked where it changes: its head and end, the new
-    ids, the new entries; the rest is left to the next read, which validates it unless a
-    note or a chain proves it (`chain_notes`).
+    ids, the new entries; the rest is left to the next read, which validates it whole.
+    The caller holds the lock.
     """
     spellings = [id_spelling(entry["id"]) for entry in entries]
     if not hasattr(os, "copy_file_range") or not 0 < len(entries) <= MOST_ENTRIES:
@@ -97,7 +100,6 @@ def append(path: Path, held: Held, entries: Sequence[Entry]) -> bool:
         searched = [s for s in spellings if s is not None]
         return _write(
             path,
-            held,
             fd,
             before=before,
             spellings=searched,
@@ -122,7 +124,6 @@ def _closing(fd: int, info: os.stat_result) -> bytes | None:
 
 def _write(
     path: Path,
-    held: Held,
     fd: int,
     *,
     before: os.stat_result,
@@ -164,7 +165,6 @@ def _write(
         if temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
-    held.chain(offset, new_tail)
     return True
 
 

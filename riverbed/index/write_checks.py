@@ -147,11 +147,16 @@ def check_written(before: Index | None, after: Index) -> None:
     kept = set(map(id, previous))
     by_id: dict[Any, Entry] | None = None
     pairs: list[tuple[Entry | None, Entry]] = []
-    for entry in after["entries"]:
+    for position, entry in enumerate(after["entries"]):
         if id(entry) in kept:
             continue
-        if by_id is None:
-            by_id = {e.get("id"): e for e in previous if isinstance(e, dict)}
-        pairs.append((by_id.get(entry.get("id")), entry))
+        # A change keeps positions as a rule (expire, archive, supersede): the old entry is
+        # looked up by id only when the one in its place has another.
+        old = previous[position] if position < len(previous) else None
+        if not isinstance(old, dict) or old.get("id") != entry.get("id"):
+            if by_id is None:
+                by_id = {e.get("id"): e for e in previous if isinstance(e, dict)}
+            old = by_id.get(entry.get("id"))
+        pairs.append((old, entry))
     if pairs:
         check_entries_written(pairs)

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import math
 
+import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from riverbed.index.jsonbytes import dumps_js, js_number, loads
+from riverbed.index.jsonbytes import (
+    _NUMBER_LINE,
+    _fix_number,
+    dumps_js,
+    js_number,
+    js_numbers,
+    loads,
+    number_lines,
+)
 
 # Expected bytes were produced by Node.js's JSON.stringify(value, null, 2) + "\n".
 EXPECTED = (
@@ -105,3 +115,40 @@ def test_round_trip_preserves_value(value: object) -> None:
         return a == b
 
     assert same(value, again)
+
+
+# Text full of what a number marker looks like: ids such as `baseline-5f…`, `e-5123`, `v1.0`.
+MARKER_TEXT = st.text(alphabet='e-+56012.,\n"\\ab', max_size=14) | st.sampled_from(
+    ["baseline-5f3a", "e-5123", "size e+10", "v1.0", "1.0", "2.0,", "e-6", "x.0\n", "e+2"]
+)
+NO_FLOATS = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | MARKER_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(MARKER_TEXT, inner, max_size=4),
+    max_leaves=20,
+)
+ANY_FLOAT = st.floats(allow_nan=False, allow_infinity=False)
+WITH_FLOATS = st.recursive(
+    st.none() | st.integers(-(2**53), 2**53) | MARKER_TEXT | ANY_FLOAT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(MARKER_TEXT, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(NO_FLOATS)
+def test_ids_and_text_never_send_a_line_to_the_number_repair(value: object) -> None:
+    raw = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+    assert number_lines(raw) == []
+    assert dumps_js(value) == raw + b"\n"
+
+
+@given(WITH_FLOATS)
+def test_only_number_tokens_are_repaired_and_every_one_is(value: object) -> None:
+    raw = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+    # The exhaustive repair: every line's number token respelled, whatever it looks like.
+    every_line = b"\n".join(_NUMBER_LINE.sub(_fix_number, line) for line in raw.split(b"\n"))
+    assert js_numbers(raw) == every_line
+    # The same numbers (JavaScript writes some floats as integers: read both as floats).
+    assert json.loads(dumps_js(value), parse_int=float) == json.loads(raw, parse_int=float)
+    for start in number_lines(raw):
+        line = raw[start:].split(b"\n", 1)[0]
+        assert _NUMBER_LINE.fullmatch(line), line

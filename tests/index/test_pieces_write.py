@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from unittest import mock
@@ -12,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from riverbed.errors import StoreWriteError
-from riverbed.index import atomic_write, digests
-from riverbed.index.digests import hashing
+from riverbed.index import atomic_write
 
 pieces_strategy = st.lists(st.binary(max_size=40), max_size=60)
 
@@ -54,31 +52,6 @@ def test_a_file_system_that_takes_nothing_is_an_error_not_a_loop(
         atomic_write.write_pieces_atomic(target, [b"new", b" bytes"])
     assert target.read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index.json"]
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    tail=st.binary(max_size=300),
-    keep=st.integers(0, 70_000),
-    # Small pieces are joined, long ones (4 KiB and more) hashed where they lie: both mixed.
-    pieces=st.lists(
-        st.one_of(st.binary(max_size=40), st.binary(min_size=4096, max_size=6000)), max_size=12
-    ),
-    # Contents up to 16 MiB are joined whole; larger ones take the pieces one by one.
-    joined_up_to=st.sampled_from([digests._JOINED, 0]),
-)
-def test_the_digest_of_pieces_is_the_digest_of_their_bytes(
-    tail: bytes, keep: int, pieces: list[bytes], joined_up_to: int
-) -> None:
-    # Longer than the tail hashed apart (64 KiB), so both ways of hashing are taken.
-    old = bytes(range(256)) * 270 + tail
-    keep = min(keep, len(old))
-    new = [memoryview(old)[:keep], *pieces]
-    with hashing(old) as hashed:
-        proof = hashed()
-    assert proof.hexdigest == hashlib.sha256(old).hexdigest()
-    with mock.patch.object(digests, "_JOINED", joined_up_to):
-        assert proof.digest_of(new, keep) == hashlib.sha256(b"".join(new)).hexdigest()
 
 
 def test_without_writev_each_piece_is_written_in_turn(

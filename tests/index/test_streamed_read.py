@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from riverbed import load_memory
 from riverbed.errors import CorruptIndexError
-from riverbed.index import schema_types, storage, streamed_read
+from riverbed.index import schema_types, storage, streamed_read, whole_read
 from riverbed.index.build import build_entry
 from riverbed.index.dates import is_valid_date, parse_expires_at
 from riverbed.index.jsonbytes import dumps_js
@@ -88,7 +88,7 @@ def _write(tmp_path: Path, data: bytes) -> Path:
     return path
 
 
-def test_a_file_riverbed_wrote_is_read_streamed_and_not_validated_again(tmp_path: Path) -> None:
+def test_a_file_riverbed_wrote_is_read_streamed_and_not_read_whole_again(tmp_path: Path) -> None:
     document = _index([_entry(f"e{n}", expiresAt="2027-01-01") for n in range(50)])
     path = _write(tmp_path, dumps_js(document))
     streamed = streamed_read.read_streamed(path)
@@ -96,7 +96,7 @@ def test_a_file_riverbed_wrote_is_read_streamed_and_not_validated_again(tmp_path
     assert streamed[0] == document and streamed[1] == frozenset()
     validated: list[str] = []
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(storage, "_validated", lambda *a, **k: validated.append("whole"))
+        patch.setattr(whole_read, "parse_whole", lambda *a, **k: validated.append("whole"))
         assert load_memory(path) == document
     assert validated == []
 

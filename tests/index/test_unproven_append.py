@@ -9,7 +9,7 @@ import pytest
 
 from riverbed import append_entry, load_memory
 from riverbed.errors import CorruptIndexError, DuplicateEntryError
-from riverbed.index import storage
+from riverbed.index import storage, whole_read
 from riverbed.index.jsonbytes import dumps_js
 
 
@@ -30,17 +30,23 @@ def test_a_fresh_copy_is_appended_by_its_tail_with_the_full_paths_bytes(tmp_path
     path.write_bytes(dumps_js({"version": "1", "entries": old}))
     assert not storage.lock_path(path).exists()  # a fresh checkout: nothing noted
     validated: list[str] = []
-    original = storage._validated
+    streamed, whole = storage.read_streamed, whole_read.parse_whole
 
     def spy(*args: Any, **kwargs: Any) -> Any:
-        validated.append("whole file")
-        return original(*args, **kwargs)
+        validated.append("a read")
+        return whole(*args, **kwargs)
 
-    storage._validated = spy  # type: ignore[assignment]
+    def streamed_spy(*args: Any, **kwargs: Any) -> Any:
+        validated.append("a read")
+        return streamed(*args, **kwargs)
+
+    storage.read_streamed = streamed_spy  # type: ignore[assignment]
+    whole_read.parse_whole = spy  # type: ignore[assignment]
     try:
         append_entry(path, _entry("new"))
     finally:
-        storage._validated = original  # type: ignore[assignment]
+        storage.read_streamed = streamed  # type: ignore[assignment]
+        whole_read.parse_whole = whole  # type: ignore[assignment]
     assert validated == []  # the old entries were not parsed or validated
     assert path.read_bytes() == dumps_js({"version": "1", "entries": [*old, _entry("new")]})
     assert [e["id"] for e in load_memory(path)["entries"]][-1] == "new"

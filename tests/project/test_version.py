@@ -50,7 +50,6 @@ def test_mcp_server_info(tmp_path: Path) -> None:
         args=["-m", "riverbed", "mcp", "--index", str(tmp_path / "index.json")],
         env={
             "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-            "RIVERBED_STATE_DIR": os.environ["RIVERBED_STATE_DIR"],
         },
     )
 

@@ -111,7 +111,7 @@ def as_nobody(work: Callable[[], str]) -> str:
 
 
 def appended_and_still_refused(index_path: Path, data: bytes, fragment: str) -> None:
-    """An append checks what it changes (issue 30) and trusts no note: a damaged file laid
+    """An append checks what it changes (issue 30): a damaged file laid
     out as writers lay it out gets the new entry after its old bytes, none of them moved,
     and every read still refuses it naming `fragment`; any other layout is refused whole."""
     from riverbed import CorruptIndexError, append_entry, load_memory
@@ -133,26 +133,26 @@ def appended_and_still_refused(index_path: Path, data: bytes, fragment: str) -> 
 
 
 def validated_on_read(index_path: Path) -> bool:
-    """Whether a read of the index validates it (no note and no chain proves its bytes).
+    """Whether a read of the index validates it whole (no lock file or note can spare it).
 
-    The read's notes path is observed alone: the streamed read, which validates a file in
-    its written layout before any note is looked at, is turned off for the call.
+    The full read is observed alone: the streamed read, which validates a file in its
+    written layout, is turned off for the call.
     """
     from riverbed import load_memory
-    from riverbed.index import storage
+    from riverbed.index import storage, whole_read
 
     calls: list[int] = []
-    real, streamed = storage._validated, storage.read_streamed
+    real, streamed = whole_read.parse_whole, storage.read_streamed
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return real(*args, **kwargs)
 
-    storage._validated = spy  # type: ignore[assignment]
+    whole_read.parse_whole = spy  # type: ignore[assignment]
     storage.read_streamed = lambda _path: None  # type: ignore[assignment]
     try:
         load_memory(index_path)
     finally:
-        storage._validated = real  # type: ignore[assignment]
+        whole_read.parse_whole = real  # type: ignore[assignment]
         storage.read_streamed = streamed  # type: ignore[assignment]
     return bool(calls)

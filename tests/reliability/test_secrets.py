@@ -164,7 +164,6 @@ def test_mcp_deposit_refuses_a_token(index_path: Path) -> None:
         args=["-m", "riverbed", "mcp", "--index", str(index_path)],
         env={
             "PYTHONPATH": os.environ.get("PYTHONPATH", os.pathsep.join(sys.path)),
-            "RIVERBED_STATE_DIR": os.environ["RIVERBED_STATE_DIR"],
         },
     )
 

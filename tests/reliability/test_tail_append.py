@@ -24,7 +24,7 @@ from riverbed import (
     expire_entries,
     load_memory,
 )
-from riverbed.index import chain_notes, note_key, storage, tail_append
+from riverbed.index import tail_append
 from riverbed.index.jsonbytes import dumps_js
 
 
@@ -52,15 +52,15 @@ def tail_appends() -> Iterator[list[bool]]:
         yield took
 
 
-def test_a_proven_file_stays_proven_after_an_append_by_its_tail(index_path: Path) -> None:
-    append_entries(index_path, [entry(f"p-{n}") for n in range(10)])  # new file: noted
+def test_a_file_appended_by_its_tail_is_validated_by_the_next_read(index_path: Path) -> None:
+    append_entries(index_path, [entry(f"p-{n}") for n in range(10)])
     with tail_appends() as took:
         append_entry(index_path, entry("p-new"))
     assert took == [True]
     ids = [*(f"p-{n}" for n in range(10)), "p-new"]
     assert index_path.read_bytes() == dumps_js({"entries": [entry(i) for i in ids], "version": "1"})
-    # The chain note written with the append proves the new bytes: the read does not validate.
-    assert not support.validated_on_read(index_path)
+    # Nothing proves the new bytes: every read validates them.
+    assert support.validated_on_read(index_path)
     assert load_memory(index_path)["entries"][-1]["id"] == "p-new"
 
 
@@ -140,66 +140,23 @@ def test_ids_a_byte_search_cannot_be_sure_of_take_the_full_path(entry_id: str) -
     assert tail_append.id_spelling("plain-id_1.2:3") == b'"plain-id_1.2:3"'
 
 
-def test_a_chain_of_appends_proves_the_file_until_it_is_full(index_path: Path) -> None:
-    append_entries(index_path, [entry(f"c-{n}") for n in range(5)])  # the full path notes it
-    for number in range(chain_notes.MOST_STEPS):
-        append_entry(index_path, entry(f"c-new-{number}"))
-    assert not support.validated_on_read(index_path)
-    append_entry(index_path, entry("c-one-too-many"))  # the chain is not extended
-    assert support.validated_on_read(index_path)
-    assert load_memory(index_path)["entries"][-1]["id"] == "c-one-too-many"
-
-
-def test_an_edit_after_a_chained_append_is_validated_and_named(index_path: Path) -> None:
+def test_an_edit_after_an_append_by_the_tail_is_validated_and_named(index_path: Path) -> None:
     append_entries(index_path, [entry(f"e-{n}") for n in range(5)])
     append_entry(index_path, entry("e-new"))
     data = index_path.read_bytes()
     index_path.write_bytes(data.replace(b'"type": "pattern"', b'"type": "unknown"', 1))
     with pytest.raises(CorruptIndexError, match=r"\$\.entries\[0\]"):
         load_memory(index_path)
-    # An edit that keeps the file valid: read as it is, validated, not proven by the chain.
     index_path.write_bytes(data.replace(b"content of e-0", b"content of E-0", 1))
     assert support.validated_on_read(index_path)
 
 
-def test_an_append_after_an_edit_chains_nothing_it_can_prove(index_path: Path) -> None:
-    # The chain claims the newest noted contents; the file was edited before the append, so
-    # the claim is false and the read finds it out (the edit is named, not hidden).
+def test_an_append_by_the_tail_after_an_edit_leaves_the_edit_named(index_path: Path) -> None:
     append_entries(index_path, [entry(f"a-{n}") for n in range(5)])
     data = index_path.read_bytes()
     index_path.write_bytes(data.replace(b'"type": "pattern"', b'"type": "unknown"', 1))
     append_entry(index_path, entry("a-new"))
     with pytest.raises(CorruptIndexError, match=r"\$\.entries\[0\]"):
         load_memory(index_path)
-
-
-def test_a_chain_signed_with_another_key_proves_nothing(index_path: Path) -> None:
-    append_entries(index_path, [entry(f"k-{n}") for n in range(5)])
-    append_entry(index_path, entry("k-new"))
-    lock = storage.lock_path(index_path)
-    lines = lock.read_text(encoding="ascii").split("\n")
-    forged = []
-    for line in lines:
-        chain = chain_notes.parsed(line, note_key.note_key() or b"")
-        if chain is not None:  # the same chain, signed by somebody else
-            line = chain_notes.chain_note(b"another key", *chain)
-        forged.append(line)
-    lock.write_text("\n".join(forged), encoding="ascii")
-    assert support.validated_on_read(index_path)
-
-
-def test_expire_on_a_chained_file_takes_the_fast_path(index_path: Path) -> None:
-    append_entries(index_path, [entry(f"x-{n}") for n in range(5)])
-    append_entry(index_path, support.make_entry("x-due", expires="2026-01-01"))
-    parsed: list[str] = []
-    real = storage._parse
-
-    def spy(data: bytes, source: str, **kwargs: Any) -> Any:
-        parsed.append(source)
-        return real(data, source, **kwargs)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(storage, "_parse", spy)
-        report = expire_entries(index_path, now=support.FIXED_NOW)
-    assert report.archived == ("x-due",)
-    assert parsed == []  # proven by its chain, then spliced
+    with pytest.raises(CorruptIndexError, match=r"\$\.entries\[0\]"):
+        expire_entries(index_path, now=support.FIXED_NOW)

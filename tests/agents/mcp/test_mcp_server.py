@@ -40,7 +40,6 @@ async def session(
     # and the test's state directory (so the server's note key is not in the real home).
     server_env = {
         "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-        "RIVERBED_STATE_DIR": os.environ["RIVERBED_STATE_DIR"],
         **(env or {}),
     }
     params = StdioServerParameters(

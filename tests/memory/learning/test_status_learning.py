@@ -70,7 +70,6 @@ def test_status_json_and_the_mcp_tool_carry_the_same_section(memory: Path) -> No
             args=["-m", "riverbed", "mcp", "--index", str(memory)],
             env={
                 "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-                "RIVERBED_STATE_DIR": os.environ["RIVERBED_STATE_DIR"],
             },
         )
         async with stdio_client(params) as (read, write), ClientSession(read, write) as client:

@@ -1,8 +1,8 @@
-"""Appends splice new bytes into a proven-canonical index; anything else takes the full path.
+"""Appends: a few entries go by the file's tail, anything else through the one update path.
 
-The fast path must give exactly the bytes the full path gives, so most tests compare against
-`dumps_js` of the expected document; whether the file was parsed shows through a counter on
-the storage layer's parser (the path taken is the only thing the bytes cannot tell).
+Both must give exactly the bytes `dumps_js` gives for the expected document; whether a file
+was read whole (the full read, for any layout the streamed read declines) shows through a
+counter on the storage layer's parser (the path taken is the only thing bytes cannot tell).
 """
 
 from __future__ import annotations
@@ -14,14 +14,10 @@ import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 import reliability_support as support
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
 
-from benchmarks.generate import make_index, new_entries
 from riverbed import (
     CorruptIndexError,
     DuplicateEntryError,
@@ -31,24 +27,23 @@ from riverbed import (
     expire_entries,
     load_memory,
 )
-from riverbed.index import splice, storage, tail_append
+from riverbed.index import tail_append, whole_read
 from riverbed.index.jsonbytes import MAX_DEPTH, dumps_js
-from riverbed.index.model import Index
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The sources the full path parsed (a spy on storage's parser; its answer is unchanged)."""
+    """The sources the full read parsed (a spy on storage's parser; its answer is unchanged)."""
     seen: list[str] = []
-    real = storage._parse
+    real = whole_read.parse_whole
 
-    def spy(data: bytes, source: str) -> tuple[Index, bool]:
+    def spy(data: bytes, source: str) -> Any:
         seen.append(source)
         return real(data, source)
 
-    monkeypatch.setattr(storage, "_parse", spy)
+    monkeypatch.setattr(whole_read, "parse_whole", spy)
     return seen
 
 
@@ -82,29 +77,31 @@ def test_appends_into_a_file_riverbed_wrote_splice_the_same_bytes(
     for item in tricky:
         append_entry(index_path, item)
     append_entries(index_path, [entry("s-b1"), entry("s-b2")])
-    # The first id no byte search can be sure of took the full path, which proved the file;
-    # every later append spliced it.
-    assert len(parses) == 1, "every later append spliced"
+    # Ids no byte search can be sure of take the update path, whose read of these files
+    # (in their written layout) is the streamed one: nothing is read whole.
+    assert parses == []
     all_entries = [*start, entry("s-1"), *tricky, entry("s-b1"), entry("s-b2")]
     assert index_path.read_bytes() == expected(index_path, *all_entries, first=first)
 
 
 @pytest.mark.parametrize("first", ["entries", "version"])
-def test_an_empty_array_is_spliced_too(index_path: Path, parses: list[str], first: str) -> None:
+def test_an_empty_array_is_read_whole_then_appended(
+    index_path: Path, parses: list[str], first: str
+) -> None:
     empty = (
         {"entries": [], "version": "1"} if first == "entries" else {"version": "1", "entries": []}
     )
     index_path.write_bytes(dumps_js(empty))
     append_entry(index_path, entry("e-0"))
-    storage_notes = storage.lock_path(index_path).read_bytes()
-    assert b"verified" in storage_notes
-    index_path.write_bytes(dumps_js(empty))  # the same bytes again: already proven
+    index_path.write_bytes(dumps_js(empty))  # the same bytes again: read whole again
     append_entry(index_path, entry("e-1"))
-    assert len(parses) == 1
+    assert len(parses) == 2  # `"entries": []` is not the streamed read's layout
     assert index_path.read_bytes() == expected(index_path, entry("e-1"), first=first)
 
 
-def test_a_new_file_is_proven_by_its_writer(index_path: Path, parses: list[str]) -> None:
+def test_a_new_file_is_written_whole_then_read_by_the_streamed_read(
+    index_path: Path, parses: list[str]
+) -> None:
     append_entry(index_path, entry("n-0"))
     append_entry(index_path, entry("n-1"))
     assert parses == []
@@ -207,8 +204,8 @@ def test_generated_at_is_refreshed_by_the_full_path(index_path: Path, parses: li
     )
     for number in (1, 2):
         append_entry(index_path, entry(f"g-{number}"), now=support.FIXED_NOW)
-    # Validated once; the second append loads the proven file but rewrites it whole.
-    assert len(parses) == 1
+    # Read by the streamed read each time (its layout), rewritten whole each time.
+    assert parses == []
     assert index_path.read_bytes() == dumps_js(
         {
             "version": "1",
@@ -272,43 +269,24 @@ def expiring_index() -> list[dict[str, Any]]:
     ]
 
 
-def test_expire_on_a_proven_file_changes_only_the_archived_entries(
-    tmp_path: Path, parses: list[str]
+def test_expire_archives_what_the_rule_says_and_moves_nothing_else(
+    index_path: Path, parses: list[str]
 ) -> None:
-    fast_path, full_path = tmp_path / "fast" / "index.json", tmp_path / "full" / "index.json"
-    for path in (fast_path, full_path):
-        path.parent.mkdir()
-        path.write_bytes(dumps_js({"entries": expiring_index(), "version": "1"}))
-    # A batch too big for the tail append takes the full path, which proves the file.
-    proof = [entry(f"x-proof-{n}") for n in range(tail_append.MOST_ENTRIES + 1)]
-    append_entries(fast_path, proof)
-    append_entries(full_path, proof)
-    full_path.write_bytes(full_path.read_bytes())  # same bytes; lock notes differ per dir
-    storage.lock_path(full_path).unlink()
-    before = fast_path.read_bytes()
-    assert before == full_path.read_bytes()
-    parses.clear()
-    fast_report = riverbed_expire(fast_path)
+    index_path.write_bytes(dumps_js({"entries": expiring_index(), "version": "1"}))
+    report = riverbed_expire(index_path)
     assert parses == []
-    full_report = riverbed_expire(full_path)
-    assert parses == [str(full_path)]
-    assert fast_report == full_report
-    assert fast_report.archived == ("x-due", "x-ctx", "x-due-2")
-    assert len(fast_report.warnings) == 1 and "next week" in fast_report.warnings[0]
-    after = fast_path.read_bytes()
-    assert after == full_path.read_bytes()
-
-    # Outside the archived entries not one byte moved.
-    def without(data: bytes, ids: tuple[str, ...]) -> bytes:
-        for entry_id in ids:
-            span = splice.find_entry(data, entry_id)
-            assert span is not None
-            data = data[: span[0]] + data[span[1] :]
-        return data
-
-    assert without(before, fast_report.archived) == without(after, fast_report.archived)
-    assert riverbed_expire(fast_path).archived == ()
-    assert fast_path.read_bytes() == after
+    assert report.archived == ("x-due", "x-ctx", "x-due-2")
+    assert len(report.warnings) == 1 and "next week" in report.warnings[0]
+    after = json.loads(index_path.read_bytes())
+    assert index_path.read_bytes() == dumps_js(after)
+    for old, new in zip(expiring_index(), after["entries"], strict=True):
+        if old["id"] in report.archived:
+            assert new["status"] == "archived" and new["metadata"]["updatedAt"]
+            old = {**old, "status": new["status"], "metadata": new["metadata"]}
+        assert new == old
+    before = index_path.read_bytes()
+    assert riverbed_expire(index_path).archived == ()
+    assert index_path.read_bytes() == before
 
 
 def riverbed_expire(path: Path) -> Any:
@@ -324,93 +302,15 @@ def test_entries_serialized_together_match_one_by_one(count: int) -> None:
         entry("t-d", content="line\nbreak"),
         entry("t-e", context={"empty": []}),
     ][:count]
-    assert splice.entries_bytes(tricky) == [splice.entry_bytes(e) for e in tricky]
+    one_by_one = [b"    " + dumps_js(e)[:-1].replace(b"\n", b"\n    ") for e in tricky]
+    assert (tail_append.entries_block(tricky) if tricky else b"") == b",\n".join(one_by_one)
 
 
-# Batches beyond a handful: one scan of the proven bytes finds every id already taken.
+# Batches beyond a handful go through the update path, ids compared as strings.
 ODD_IDS = ['q"', "b\\s", "é", "🦀", "\u0001", "tab\t", "a", "ab", "id", "x\\u0041", "\u2028"]
-IDS = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=5)
-IDS = IDS | st.sampled_from(ODD_IDS)
 
 
-def decoyed(entry_id: str, other: str, draw: st.DrawFn) -> dict[str, Any]:
-    """An entry whose context or content may mention another id as an `"id"` member would."""
-    extra: dict[str, Any] = {}
-    if draw(st.booleans()):
-        extra["context"] = {"id": other, "nested": {"id": other}}
-    if draw(st.booleans()):
-        extra["content"] = f'says "id": {json.dumps(other)} and\n      "id": {json.dumps(other)}'
-    return entry(entry_id, **extra)
-
-
-@st.composite
-def appends(draw: st.DrawFn) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(an index, a batch of new entries, repeats within it, re-appends, maybe a conflict)."""
-    ids = draw(st.lists(IDS, min_size=9, max_size=40, unique=True))
-    split = draw(st.integers(0, len(ids) - 9))
-    old = [decoyed(i, draw(st.sampled_from(ids)), draw) for i in ids[:split]]
-    if old and draw(st.booleans()):  # an entry whose id is not its first member
-        at = draw(st.integers(0, len(old) - 1))
-        old[at] = dict(reversed(list(old[at].items())))
-    new = [decoyed(i, draw(st.sampled_from(ids)), draw) for i in ids[split:]]
-    batch = [*new]
-    for _ in range(draw(st.integers(0, 6))):  # identical again, in the batch or from the file
-        again = draw(st.sampled_from(new + old))
-        if draw(st.booleans()):
-            again = dict(reversed(list(again.items())))
-        batch.insert(draw(st.integers(0, len(batch))), again)
-    if draw(st.booleans()):  # an id taken with other content: the whole batch is refused
-        taken = draw(st.sampled_from(ids))
-        batch.insert(draw(st.integers(0, len(batch))), entry(taken, content="another body"))
-    index = {"entries": old, "version": "1"}
-    return (index if draw(st.booleans()) else {"version": "1", "entries": old}), batch
-
-
-def append_both_ways(tmp: Path, data: bytes, batch: list[dict[str, Any]]) -> list[Any]:
-    """(outcome, bytes after, parses) of the batch on a proven copy, then an unproven one."""
-    results = []
-    for name, proven_copy in (("fast", True), ("full", False)):
-        path = tmp / name / "index.json"
-        shutil.rmtree(path.parent, ignore_errors=True)
-        path.parent.mkdir(parents=True)
-        path.write_bytes(data)
-        if proven_copy:
-            with storage.locked(path) as held:
-                held.remember(data)
-        with mock.patch.object(storage, "_parse", wraps=storage._parse) as parse:
-            try:
-                outcome: Any = append_entries(path, batch)
-            except DuplicateEntryError as refused:
-                outcome = ("refused", str(refused))
-        results.append((outcome, path.read_bytes(), parse.call_count))
-    return results
-
-
-@settings(
-    max_examples=support.scale(120, 1500),
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(case=appends())
-def test_a_big_batch_on_a_proven_file_writes_the_full_paths_bytes(
-    tmp_path: Path, case: tuple[dict[str, Any], list[dict[str, Any]]]
-) -> None:
-    index, batch = case
-    data = dumps_js(index)
-    assume(storage._parse(data, "generated")[1])  # riverbed proves canonical files only
-    (fast, fast_bytes, fast_parses), (full, full_bytes, full_parses) = append_both_ways(
-        tmp_path, data, batch
-    )
-    assert (fast, fast_bytes) == (full, full_bytes)
-    assert (fast_parses, full_parses) == (0, 1), "the proven copy is spliced, not parsed"
-    if isinstance(fast, tuple):
-        assert fast_bytes == data, "a refused batch writes nothing"
-    else:
-        assert len(fast.appended) + len(fast.unchanged) == len(batch)
-
-
-def test_a_big_batch_with_odd_ids_is_spliced_and_refuses_a_changed_duplicate(
+def test_a_big_batch_with_odd_ids_refuses_a_changed_duplicate(
     index_path: Path, parses: list[str]
 ) -> None:
     first = [entry(i) for i in ODD_IDS[:5]]
@@ -427,22 +327,6 @@ def test_a_big_batch_with_odd_ids_is_spliced_and_refuses_a_changed_duplicate(
             append_entries(index_path, [*big, entry(clash, content="another body")])
         assert index_path.read_bytes() == after
     assert parses == []
-
-
-def test_a_big_batch_into_the_benchmark_file_matches_the_full_path(tmp_path: Path) -> None:
-    index = make_index(2_000)
-    old = index["entries"]
-    batch = [
-        *new_entries(300, 8_000_000),
-        old[5],
-        old[-1],
-        *new_entries(3, 8_000_000),  # the batch's own first three again
-    ]
-    (fast, fast_bytes, fast_parses), (full, full_bytes, _) = append_both_ways(
-        tmp_path, dumps_js(index), batch
-    )
-    assert (fast, fast_bytes, fast_parses) == (full, full_bytes, 0)
-    assert len(fast.appended) == 300 and len(fast.unchanged) == 5
 
 
 def nested(levels: int, inner: Any = 1) -> Any:
@@ -475,4 +359,5 @@ def test_a_refused_big_batch_writes_nothing_and_leaves_no_temp_file(
         assert token not in str(caught.value)
         assert index_path.read_bytes() == before
         assert support.stray_files(index_path) == []
-    assert parses == [], "refused on the splice path"
+    # Nesting near the limit is left to the full read (the streamed one declines it).
+    assert parses == [str(index_path)] * len(refusals)
