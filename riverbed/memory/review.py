@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from riverbed.findings.interface import Finding
+from riverbed.findings.sarif_repair import Repairs
 from riverbed.index.model import SEVERITY_RANK, Entry, Index, context
 from riverbed.memory.baseline import Baseline
 from riverbed.memory.baseline_match import baseline_states, tool_change_problem
@@ -366,7 +367,23 @@ def _labelled(
 
 def review_sarif(result: ReviewResult) -> dict[str, Any]:
     """Every finding as SARIF 2.1.0: memory suppressions, `properties.scope`, `baselineState`."""
-    from riverbed.findings.writer import to_sarif
+    return review_sarif_repaired(result)[0]
+
+
+def review_sarif_repaired(result: ReviewResult) -> tuple[dict[str, Any], Repairs]:
+    """`review_sarif`'s log and what it repaired of the input's off-spec values."""
+    from riverbed.findings.writer import to_sarif_repaired
 
     scopes = [(d.scope, d.baseline_state) for d in result.decisions]
-    return to_sarif(result.findings, result.suppression, scopes=scopes)
+    return to_sarif_repaired(result.findings, result.suppression, scopes=scopes)
+
+
+def repairs_warning(out: str, source: str, repairs: Repairs) -> str | None:
+    """The one warning of an input whose off-spec values `--out` repaired, or None."""
+    if not repairs.total:
+        return None
+    values = "value" if repairs.total == 1 else "values"
+    return (
+        f"{out}: repaired {repairs.total} {values} of {source} that SARIF 2.1.0 forbids, so "
+        f"the log is valid (code scanning refuses an invalid one): {repairs.text()}"
+    )

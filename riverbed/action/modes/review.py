@@ -39,7 +39,12 @@ from riverbed.memory.change import (
 )
 from riverbed.memory.learning.review_hints import rule_hints
 from riverbed.memory.prompt import format_memory_for_prompt
-from riverbed.memory.review import ReviewResult, review_findings, review_sarif
+from riverbed.memory.review import (
+    ReviewResult,
+    repairs_warning,
+    review_findings,
+    review_sarif_repaired,
+)
 from riverbed.memory.severity import SeverityOverride
 from riverbed.pr_review import (
     PostedComment,
@@ -126,11 +131,16 @@ def _baseline(
     return baseline_from_findings(findings, f"baseline {inputs.baseline}")
 
 
-def _write_outputs(context: ActionContext, result: ReviewResult) -> tuple[Path, Path]:
+def _write_outputs(
+    context: ActionContext, result: ReviewResult, source: str, warn: list[str]
+) -> tuple[Path, Path]:
     folder = context.config.runner_temp / OUTPUT_DIR
     sarif_path = folder / "findings.sarif"
     context_path = folder / "memory-context.md"
-    write_json_file(sarif_path, dumps_js(review_sarif(result)))
+    log, repairs = review_sarif_repaired(result)
+    write_json_file(sarif_path, dumps_js(log))
+    if repaired := repairs_warning("findings-path", source, repairs):
+        warn.append(repaired)
     text = format_memory_for_prompt(result.memory)
     write_json_file(context_path, text.encode("utf-8"))
     runner = context.runner
@@ -320,7 +330,7 @@ def run(context: ActionContext) -> int:
     if shared.unreachable:
         said.append(f"Shared memory could not be read ({shared.unreachable}): local memory only.")
     view = review_view(result, said, hints=hints)
-    _write_outputs(context, result)
+    _write_outputs(context, result, ", ".join(inputs.findings), warnings)
     posting = _post(
         context, pull=pull, view=view, inputs=inputs, change=change, live=current, result=result
     )

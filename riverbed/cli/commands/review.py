@@ -186,7 +186,7 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
     from riverbed.findings import read_findings_file, write_json_file
     from riverbed.findings.files import parse_byte_size
     from riverbed.index.jsonbytes import dumps_js
-    from riverbed.memory.review import review_findings, review_sarif
+    from riverbed.memory.review import repairs_warning, review_findings, review_sarif_repaired
 
     root = context.checkout(args.workspace)
     if args.workspace and not Path(args.workspace).is_dir():
@@ -223,7 +223,10 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
     if result.tool_change and args.fail_on != "none" and not args.accept_tool_change:
         raise UsageError(f"{result.tool_change}; under --fail-on that is not an answer")
     if args.out:
-        write_json_file(args.out, dumps_js(review_sarif(result)))
+        log, repairs = review_sarif_repaired(result)
+        write_json_file(args.out, dumps_js(log))
+        if repaired := repairs_warning(args.out, args.findings, repairs):
+            context.warn(repaired)
     failing = result.failing(args.fail_on)
     if context.as_json:
         _review_json(result, args.findings, fmt, args.out, len(failing), warnings=context.warnings)
