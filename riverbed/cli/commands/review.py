@@ -275,7 +275,8 @@ def register(subparsers: Any) -> None:
         help="refuse a findings (or baseline) file larger than this (bytes, or KiB/MiB/GiB)",
     )
     p.add_argument("--phase", choices=PHASES)
-    group = p.add_mutually_exclusive_group(required=True)
+    # Not required: `--filter-mode nofilter` gates on every finding and needs no change.
+    group = p.add_mutually_exclusive_group()
     group.add_argument(
         "--base", metavar="GITREF", help="the change is `git diff GITREF...HEAD` (lines known)"
     )

@@ -43,6 +43,11 @@ def read_change(args: argparse.Namespace, cwd: str) -> Change | None:
         return change_from_files(_from_root(text.splitlines(), cwd), "--changed-files-from")
     if args.changed_files is not None:
         return change_from_files(_from_root(args.changed_files, cwd))
+    if args.filter_mode != "nofilter":
+        raise UsageError(
+            "review needs the change: --base, --diff, --changed-files or --changed-files-from "
+            "(or --filter-mode nofilter, which counts every finding: a whole-repository gate)"
+        )
     return None
 
 
@@ -120,7 +125,7 @@ def check_paths(
     context: Context,
 ) -> None:
     """Findings and change in different path spaces: an error under --fail-on, else a warning."""
-    from riverbed.memory.change import path_mismatch
+    from riverbed.memory.change import path_mismatch, whole_repository
 
     def exists(path: str) -> bool:
         return (Path(root) / path).is_file()
@@ -131,18 +136,18 @@ def check_paths(
     problem = path_mismatch((f.file for f in findings), change, exists, root, fix)
     if problem is None:
         return
-    if args.fail_on != "none":
+    if args.fail_on != "none" and not whole_repository(args.filter_mode):
         raise UsageError(problem)
     context.warn(problem)
 
 
 def check_empty_change(args: argparse.Namespace, change: Change | None, context: Context) -> None:
     """An empty change is never a pass: an error under --fail-on, else a warning."""
-    from riverbed.memory.change import empty_change_problem
+    from riverbed.memory.change import empty_change_problem, whole_repository
 
     problem = empty_change_problem(change)
-    if problem is None:
-        return
+    if problem is None or whole_repository(args.filter_mode):
+        return  # under nofilter every finding was reviewed, whatever the change named
     if args.fail_on != "none" and not args.allow_empty_change:
         raise UsageError(
             f"{problem}; under --fail-on that is not a pass: check --base/--diff/--changed-files, "
