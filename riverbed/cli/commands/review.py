@@ -201,7 +201,7 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
         root_hint=None if args.workspace else "pass --workspace",
         max_bytes=cap,
     )
-    change = read_change(args, root)
+    change = read_change(args, root, context)
     check_empty_change(args, change, context)
     check_paths(args, findings, change, root, context)
     index = load_for_review(context, strict=args.baseline == "memory")

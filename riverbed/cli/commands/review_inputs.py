@@ -13,8 +13,11 @@ from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.index.model import Index
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from riverbed.memory.baseline import Baseline
     from riverbed.memory.change import Change
+    from riverbed.typed_paths import TypedPath, Where
 
 
 def _read_text(source: str, flag: str) -> str:
@@ -26,23 +29,40 @@ def _read_text(source: str, flag: str) -> str:
         raise UsageError(f"cannot read {flag} {source}: {exc}") from None
 
 
-def read_change(args: argparse.Namespace, cwd: str) -> Change | None:
-    """The change from --base, --diff, --changed-files or --changed-files-from."""
+def read_change(args: argparse.Namespace, cwd: str, context: Context) -> Change | None:
+    """The change from --base, --diff, --changed-files or --changed-files-from, its paths
+    read by the one path rule (`typed_paths`); a path naming no file is a mismatch."""
     from riverbed.memory.change import change_from_files, parse_unified_diff
+    from riverbed.typed_paths import changed_paths, diff_paths, on_disk, read_paths
 
-    if args.base:
-        from riverbed.gitio import diff_since
+    where = on_disk(cwd)
+    if args.base or args.diff:
+        if args.base:
+            from riverbed.gitio import diff_since
 
-        text = diff_since(args.base, cwd=cwd)
-        return parse_unified_diff(text, source=f"git diff {args.base}...HEAD")
-    if args.diff:
-        text = _read_text(args.diff, "--diff")
-        return parse_unified_diff(text, source=f"--diff {args.diff}")
-    if args.changed_files_from:
-        text = _read_text(args.changed_files_from, "--changed-files-from")
-        return change_from_files(_from_root(text.splitlines(), cwd), "--changed-files-from")
-    if args.changed_files is not None:
-        return change_from_files(_from_root(args.changed_files, cwd))
+            text = diff_since(args.base, cwd=cwd)
+            parsed = parse_unified_diff(text, source=f"git diff {args.base}...HEAD")
+        else:
+            text = _read_text(args.diff, "--diff")
+            parsed = parse_unified_diff(text, source=f"--diff {args.diff}")
+        change, relative = diff_paths(parsed, where)
+        if relative:
+            context.warn(relative)
+        _check_missing(
+            args, changed_paths(change, where), where, change.source, context, deleted=()
+        )
+        return change
+    if args.changed_files_from or args.changed_files is not None:
+        flag = "--changed-files-from" if args.changed_files_from else "--changed-files"
+        names = (
+            _read_text(args.changed_files_from, flag).splitlines()
+            if args.changed_files_from
+            else args.changed_files
+        )
+        typed = read_paths(names, where, flag)
+        _warn_root_rule(typed, where, flag, context)
+        _check_missing(args, typed, where, flag, context, deleted=None)
+        return change_from_files([p.path for p in typed], flag)
     if args.filter_mode != "nofilter":
         raise UsageError(
             "review needs the change: --base, --diff, --changed-files or --changed-files-from "
@@ -51,21 +71,40 @@ def read_change(args: argparse.Namespace, cwd: str) -> Change | None:
     return None
 
 
-def _from_root(names: list[str], root: str) -> list[str]:
-    """Names as given on the command line (relative to the working directory, or absolute)
-    made relative to the checkout's root, as `git diff` names files; outside it, as given."""
-    import os
+def _warn_root_rule(typed: Iterable[TypedPath], where: Where, flag: str, context: Context) -> None:
+    from riverbed.typed_paths import root_rule_warning
 
-    from riverbed.index.paths import relative_to_root
+    if said := root_rule_warning(typed, where, flag):
+        context.warn(said)
 
-    here, top = os.getcwd(), os.path.abspath(root)
-    out = []
-    for name in names:
-        if not name.strip():
-            continue
-        inside = relative_to_root(name.strip(), top, here)
-        out.append(inside if inside else name.strip())
-    return out
+
+def _check_missing(
+    args: argparse.Namespace,
+    typed: Sequence[TypedPath],
+    where: Where,
+    what: str,
+    context: Context,
+    *,
+    deleted: Iterable[str] | None,
+) -> None:
+    """Changed paths that name no file: a mismatch, refused under --fail-on (not nofilter).
+
+    `deleted` is what git knows as deleted; None means ask git (a names-only list may name
+    a deleted file, which is no mismatch), () that the change says itself (a diff).
+    """
+    from riverbed.memory.change import whole_repository
+    from riverbed.typed_paths import missing_problem
+
+    if deleted is None:
+        from riverbed.gitio import known_paths
+
+        deleted = known_paths([p.path for p in typed if not p.found], cwd=where.root)
+    problem = missing_problem(typed, where, what, deleted)
+    if problem is None:
+        return
+    if args.fail_on != "none" and not whole_repository(args.filter_mode):
+        raise UsageError(f"{problem}; under --fail-on that is not an answer")
+    context.warn(problem)
 
 
 def read_baseline(
