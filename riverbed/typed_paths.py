@@ -109,10 +109,11 @@ def root_rule_warning(paths: Iterable[TypedPath], where: Where, what: str) -> st
     if not moved:
         return None
     names = ", ".join(repr(p.given) for p in moved[:5]) + (" …" if len(moved) > 5 else "")
+    many = len(moved) > 1
     return (
-        f"{what}: {len(moved)} path{'s' if len(moved) > 1 else ''} name no file under the "
+        f"{what}: {len(moved)} {'paths name' if many else 'path names'} no file under the "
         f"working directory {where.prefix} but one from the repository root, so "
-        f"{'they were' if len(moved) > 1 else 'it was'} read from the root: {names}"
+        f"{'they were' if many else 'it was'} read from the root: {names}"
     )
 
 
@@ -127,10 +128,40 @@ def missing_problem(
     shown = ", ".join(
         repr(p.given) + (f" (read as {p.path})" if p.path != p.given else "") for p in missing[:5]
     ) + (" …" if len(missing) > 5 else "")
+    many = len(missing) > 1
     return (
-        f"{what}: {len(missing)} changed path{'s' if len(missing) > 1 else ''} name no file "
-        f"under {where.root}: {shown}; paths are relative to the working directory (or the "
+        f"{what}: {len(missing)} {'paths name' if many else 'path names'} no file under "
+        f"{where.root}: {shown}; paths are relative to the working directory (or the "
         "repository root), or absolute inside the root"
+    )
+
+
+@dataclass(frozen=True)
+class ReadPaths:
+    """Typed paths read by the rule, with what every verb says about them."""
+
+    paths: tuple[TypedPath, ...]
+    #: What was read from the root because it names no file under the working directory.
+    moved: str | None
+    #: What names no file under the root (and git does not know as deleted).
+    missing: str | None
+
+    @property
+    def warnings(self) -> list[str]:
+        """Both warnings, where there are any."""
+        return [said for said in (self.moved, self.missing) if said]
+
+
+def read_changed(names: Iterable[str], where: Where, what: str) -> ReadPaths:
+    """Changed paths read by the rule; a name git knows as deleted is no missing file."""
+    from riverbed.gitio import known_paths
+
+    typed = read_paths(names, where, what)
+    deleted = known_paths([p.path for p in typed if not p.found], cwd=where.root)
+    return ReadPaths(
+        typed,
+        root_rule_warning(typed, where, what),
+        missing_problem(typed, where, what, deleted),
     )
 
 

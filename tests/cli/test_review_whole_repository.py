@@ -70,6 +70,6 @@ def test_the_modes_that_need_a_change_still_refuse_loudly(tmp_path: Path) -> Non
     code, _, stderr = _review(
         tmp_path, name, "--filter-mode", "file", "--fail-on", "info", "--changed-files", "none"
     )
-    assert code == 2 and "1 changed path name no file under" in stderr
+    assert code == 2 and "1 path names no file under" in stderr
     code, _, stderr = _review(tmp_path, name, "--fail-on", "info", "--diff", "/dev/null")
     assert code == 2 and "the change is empty" in stderr

@@ -36,7 +36,7 @@ def test_a_changed_file_typed_three_ways_from_a_subdirectory_is_one_file(pr: Sub
     )
     (moved,) = [w for w in answers["src/pkg/models.py"][1] if "read from the root" in w]
     assert moved == (
-        "--changed-files: 1 path name no file under the working directory src/pkg/ but one "
+        "--changed-files: 1 path names no file under the working directory src/pkg/ but one "
         "from the repository root, so it was read from the root: 'src/pkg/models.py'"
     )
 
@@ -47,9 +47,9 @@ def test_a_changed_path_that_names_no_file_is_a_mismatch(pr: SubdirRepo) -> None
     assert warned.returncode == 0, warned.stderr
     kept, warnings = _kept(warned)
     assert kept == pr.in_file("src/pkg/models.py")
-    (problem,) = [w for w in warnings if "name no file" in w]
+    (problem,) = [w for w in warnings if "no file under" in w]
     assert problem.startswith(
-        f"--changed-files: 1 changed path name no file under {pr.root}: 'nope.py' (read as "
+        f"--changed-files: 1 path names no file under {pr.root}: 'nope.py' (read as "
         "src/pkg/nope.py)"
     )
     gated = pr.run(*args, "--fail-on", "info")
@@ -63,7 +63,7 @@ def test_a_deleted_file_is_no_mismatch_and_nofilter_never_refuses(pr: SubdirRepo
     done = pr.run("review", "--findings", str(pr.sarif), "--changed-files", "old.py",
                   "models.py", "--fail-on", "info", "--json")  # fmt: skip
     assert done.returncode == 1, done.stderr  # findings in models.py: the gate fails, no refusal
-    assert not [w for w in _kept(done)[1] if "name no file" in w]
+    assert not [w for w in _kept(done)[1] if "no file under" in w]
     whole = pr.run("review", "--findings", str(pr.sarif), "--changed-files", "nope.py",
                    "--filter-mode", "nofilter", "--fail-on", "info", "--json")  # fmt: skip
     assert whole.returncode == 1, whole.stderr

@@ -13,11 +13,8 @@ from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.index.model import Index
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
-
     from riverbed.memory.baseline import Baseline
     from riverbed.memory.change import Change
-    from riverbed.typed_paths import TypedPath, Where
 
 
 def _read_text(source: str, flag: str) -> str:
@@ -33,7 +30,13 @@ def read_change(args: argparse.Namespace, cwd: str, context: Context) -> Change 
     """The change from --base, --diff, --changed-files or --changed-files-from, its paths
     read by the one path rule (`typed_paths`); a path naming no file is a mismatch."""
     from riverbed.memory.change import change_from_files, parse_unified_diff
-    from riverbed.typed_paths import changed_paths, diff_paths, on_disk, read_paths
+    from riverbed.typed_paths import (
+        changed_paths,
+        diff_paths,
+        missing_problem,
+        on_disk,
+        read_changed,
+    )
 
     where = on_disk(cwd)
     if args.base or args.diff:
@@ -46,11 +49,9 @@ def read_change(args: argparse.Namespace, cwd: str, context: Context) -> Change 
             text = _read_text(args.diff, "--diff")
             parsed = parse_unified_diff(text, source=f"--diff {args.diff}")
         change, relative = diff_paths(parsed, where)
-        if relative:
-            context.warn(relative)
-        _check_missing(
-            args, changed_paths(change, where), where, change.source, context, deleted=()
-        )
+        # A diff's paths are its new side: a file it deletes is not among them.
+        missing = missing_problem(changed_paths(change, where), where, change.source)
+        _gate(args, relative, missing, context)
         return change
     if args.changed_files_from or args.changed_files is not None:
         flag = "--changed-files-from" if args.changed_files_from else "--changed-files"
@@ -59,10 +60,9 @@ def read_change(args: argparse.Namespace, cwd: str, context: Context) -> Change 
             if args.changed_files_from
             else args.changed_files
         )
-        typed = read_paths(names, where, flag)
-        _warn_root_rule(typed, where, flag, context)
-        _check_missing(args, typed, where, flag, context, deleted=None)
-        return change_from_files([p.path for p in typed], flag)
+        read = read_changed(names, where, flag)
+        _gate(args, read.moved, read.missing, context)
+        return change_from_files([p.path for p in read.paths], flag)
     if args.filter_mode != "nofilter":
         raise UsageError(
             "review needs the change: --base, --diff, --changed-files or --changed-files-from "
@@ -71,40 +71,20 @@ def read_change(args: argparse.Namespace, cwd: str, context: Context) -> Change 
     return None
 
 
-def _warn_root_rule(typed: Iterable[TypedPath], where: Where, flag: str, context: Context) -> None:
-    from riverbed.typed_paths import root_rule_warning
-
-    if said := root_rule_warning(typed, where, flag):
-        context.warn(said)
-
-
-def _check_missing(
-    args: argparse.Namespace,
-    typed: Sequence[TypedPath],
-    where: Where,
-    what: str,
-    context: Context,
-    *,
-    deleted: Iterable[str] | None,
+def _gate(
+    args: argparse.Namespace, note: str | None, missing: str | None, context: Context
 ) -> None:
-    """Changed paths that name no file: a mismatch, refused under --fail-on (not nofilter).
-
-    `deleted` is what git knows as deleted; None means ask git (a names-only list may name
-    a deleted file, which is no mismatch), () that the change says itself (a diff).
-    """
+    """Say how the change's paths were read; a path naming no file is a mismatch, refused
+    under --fail-on (not under nofilter, which counts every finding whatever the change)."""
     from riverbed.memory.change import whole_repository
-    from riverbed.typed_paths import missing_problem
 
-    if deleted is None:
-        from riverbed.gitio import known_paths
-
-        deleted = known_paths([p.path for p in typed if not p.found], cwd=where.root)
-    problem = missing_problem(typed, where, what, deleted)
-    if problem is None:
+    if note:
+        context.warn(note)
+    if missing is None:
         return
     if args.fail_on != "none" and not whole_repository(args.filter_mode):
-        raise UsageError(f"{problem}; under --fail-on that is not an answer")
-    context.warn(problem)
+        raise UsageError(f"{missing}; under --fail-on that is not an answer")
+    context.warn(missing)
 
 
 def read_baseline(
