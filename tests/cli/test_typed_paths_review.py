@@ -107,3 +107,13 @@ def test_a_diff_naming_files_that_are_not_there_is_a_mismatch(pr: SubdirRepo) ->
     done = pr.run(*args, "--json", stdin=diff)
     assert [w for w in _kept(done)[1] if "'src/pkg/gone.py'" in w]
     assert pr.run(*args, "--fail-on", "info", stdin=diff).returncode == 2
+
+
+def test_changed_files_from_reads_each_line_by_the_same_rule(pr: SubdirRepo) -> None:
+    lines = f"models.py\nsrc/pkg/new.py\n{pr.sub / 'models.py'}\n\n"
+    done = pr.run("review", "--findings", str(pr.sarif), "--changed-files-from", "-", "--json",
+                  stdin=lines)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    kept, warnings = _kept(done)
+    assert kept == pr.in_file("src/pkg/models.py") + pr.in_file("src/pkg/new.py")
+    assert [w for w in warnings if "read from the root: 'src/pkg/new.py'" in w]
