@@ -259,6 +259,7 @@ def base_label(base: str | None, cwd: str | os.PathLike[str]) -> BaseLabel:
 def known_paths(paths: Sequence[str], *, cwd: str | os.PathLike[str]) -> set[str]:
     """Which repository paths git knows although the work tree lacks them: in HEAD (deleted
     in the work tree) or deleted by a commit it has. Empty outside git."""
+    paths = [p for p in paths if "\0" not in p]  # git cannot be asked about a NUL byte
     if not paths:
         return set()
     found: set[str] = set()

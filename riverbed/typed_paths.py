@@ -60,9 +60,14 @@ class TypedPath:
     found: bool
 
 
+def _shown(text: str, limit: int = 200) -> str:
+    """A typed name as a message quotes it: escaped by repr, cut to `limit` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text):,} chars)"
+
+
 def _outside(given: str, where: Where, what: str) -> UsageError:
     return UsageError(
-        f"{what} {given!r} is outside the repository root {where.root}: paths are relative "
+        f"{what} {_shown(given)} is outside the repository root {where.root}: paths are relative "
         "to the working directory, or absolute inside the root"
     )
 
@@ -108,7 +113,7 @@ def root_rule_warning(paths: Iterable[TypedPath], where: Where, what: str) -> st
     moved = [p for p in paths if p.rule == "root" and where.prefix]
     if not moved:
         return None
-    names = ", ".join(repr(p.given) for p in moved[:5]) + (" …" if len(moved) > 5 else "")
+    names = ", ".join(_shown(p.given) for p in moved[:5]) + (" …" if len(moved) > 5 else "")
     many = len(moved) > 1
     return (
         f"{what}: {len(moved)} {'paths name' if many else 'path names'} no file under the "
@@ -126,7 +131,8 @@ def missing_problem(
     if not missing:
         return None
     shown = ", ".join(
-        repr(p.given) + (f" (read as {p.path})" if p.path != p.given else "") for p in missing[:5]
+        _shown(p.given) + (f" (read as {_shown(p.path)})" if p.path != p.given else "")
+        for p in missing[:5]
     ) + (" …" if len(missing) > 5 else "")
     many = len(missing) > 1
     return (
@@ -223,6 +229,9 @@ def on_disk(root: str | os.PathLike[str], cwd: str | os.PathLike[str] | None = N
     def exists(path: str) -> bool:
         if is_glob(path):
             return any(glob_match(path, f) for f in files() if f)
-        return bool(path) and Path(top, path).is_file()
+        try:
+            return bool(path) and Path(top, path).is_file()
+        except (OSError, ValueError):  # a NUL byte, a name too long: no such file
+            return False
 
     return Where(top, _posix(cwd if cwd is not None else os.getcwd()), exists)

@@ -50,11 +50,11 @@ def test_a_changed_path_that_names_no_file_is_a_mismatch(pr: SubdirRepo) -> None
     (problem,) = [w for w in warnings if "no file under" in w]
     assert problem.startswith(
         f"--changed-files: 1 path names no file under {pr.root}: 'nope.py' (read as "
-        "src/pkg/nope.py)"
+        "'src/pkg/nope.py')"
     )
     gated = pr.run(*args, "--fail-on", "info")
     assert gated.returncode == 2
-    assert "'nope.py' (read as src/pkg/nope.py)" in gated.stderr
+    assert "'nope.py' (read as 'src/pkg/nope.py')" in gated.stderr
     assert "under --fail-on that is not an answer" in gated.stderr
     assert "Traceback" not in gated.stderr
 
@@ -117,3 +117,17 @@ def test_changed_files_from_reads_each_line_by_the_same_rule(pr: SubdirRepo) -> 
     kept, warnings = _kept(done)
     assert kept == pr.in_file("src/pkg/models.py") + pr.in_file("src/pkg/new.py")
     assert [w for w in warnings if "read from the root: 'src/pkg/new.py'" in w]
+
+
+def test_hostile_names_are_named_not_a_traceback(pr: SubdirRepo) -> None:
+    lines = "models.py\nbad\x00name.py\n" + "x" * 5000 + ".py\n"
+    done = pr.run("review", "--findings", str(pr.sarif), "--changed-files-from", "-", "--json",
+                  stdin=lines)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    kept, warnings = _kept(done)
+    assert kept == pr.in_file("src/pkg/models.py")
+    (problem,) = [w for w in warnings if "no file under" in w]
+    assert problem.startswith("--changed-files-from: 2 paths name no file under")
+    gated = pr.run("review", "--findings", str(pr.sarif), "--changed-files-from", "-",
+                   "--fail-on", "info", stdin=lines)  # fmt: skip
+    assert gated.returncode == 2 and "Traceback" not in gated.stderr
