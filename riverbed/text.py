@@ -184,6 +184,11 @@ def terminal(value: object) -> str:
     return _INVISIBLE.sub("?", _TERMINAL_CONTROL.sub("?", str(value)))
 
 
+def terminal_lines(value: str) -> str:
+    """Text of several lines for a terminal: each line as `terminal` makes it, breaks kept."""
+    return "\n".join(terminal(line) for line in value.split("\n"))
+
+
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """`1 entry`, `3 entries`, `2 matches`; `many` when the plural is irregular."""
     if count == 1:

@@ -144,3 +144,14 @@ def repair_sarif(log: Mapping[str, Any]) -> tuple[dict[str, Any], Repairs]:
     repairer = _Repairer()
     fixed = repairer.mapping(dict(log), None)
     return fixed, Repairs(dict(repairer.counts))
+
+
+def repairs_warning(out: str, source: str, repairs: Repairs) -> str | None:
+    """The one warning of an input whose off-spec values the output repaired, or None."""
+    if not repairs.total:
+        return None
+    values = "value" if repairs.total == 1 else "values"
+    return (
+        f"{out}: repaired {repairs.total} {values} of {source} that SARIF 2.1.0 forbids, so "
+        f"the log is valid (code scanning refuses an invalid one): {repairs.text()}"
+    )

@@ -106,6 +106,9 @@ class Context(TypedDict, total=False):
     ruleId: str
     promotedFrom: str
     tool: str
+    # a fingerprint suppression: the file and message of the finding it hides, when known
+    file: str
+    message: str
     # resurface: a revocation names the suppression it lifts
     action: str
     suppressionId: str
@@ -121,6 +124,8 @@ class Context(TypedDict, total=False):
     matchKeyAlgo: str
     matchKeys: dict[str, int]
     matchKeyWhere: dict[str, list[str]]
+    lineKeyAlgo: str
+    lineKeys: dict[str, int]
     tools: dict[str, dict[str, Any]]
     branch: str
     commit: str

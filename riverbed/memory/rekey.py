@@ -9,8 +9,8 @@ carries it out through the store (a new suppression each, the old one superseded
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -32,6 +32,8 @@ class Rekey:
     rule: str
     location: str
     new_id: str
+    #: The version of the tool the new findings come from, recorded on the new suppression.
+    tool_version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class RekeyPlan:
     ambiguous: tuple[str, ...]
     #: Suppressions whose old fingerprint is in no old finding, or whose place has no new one.
     unmatched: tuple[str, ...]
+    #: Why each ambiguous or unmatched suppression is left alone, by id (one line each).
+    why: Mapping[str, str] = field(default_factory=dict)
 
 
 def _places(findings: Sequence[Finding]) -> dict[Place, set[str]]:
@@ -64,6 +68,8 @@ def plan_rekey(index: Index, old: Sequence[Finding], new: Sequence[Finding]) -> 
     changes: list[Rekey] = []
     ambiguous: list[str] = []
     unmatched: list[str] = []
+    why: dict[str, str] = {}
+    versions = {(f.file, f.line, f.rule_id): f.tool_version for f in new if f.tool_version}
     for entry in index["entries"]:
         ctx = context(entry)
         old_fp = ctx.get("fingerprint")
@@ -75,18 +81,49 @@ def plan_rekey(index: Index, old: Sequence[Finding], new: Sequence[Finding]) -> 
             for new_fp in new_places.get(place, set())
         }
         entry_id = str(entry.get("id"))
+        places = sorted(by_fingerprint.get(old_fp, []))
         if len(targets) > 1:
             ambiguous.append(entry_id)
+            why[entry_id] = _why_ambiguous(old_fp, places, len(targets))
         elif not targets:
             unmatched.append(entry_id)
+            why[entry_id] = (
+                f"{old_fp} is in no finding of the old run"
+                if not places
+                else f"the new run has no finding at {_shown(places)} (the old {old_fp}'s places)"
+            )
         elif (target := next(iter(targets))) != old_fp:
-            place = sorted(by_fingerprint[old_fp])[0]
+            place = places[0]
             new_id = _fresh_id(f"{entry_id}-rekeyed", ids)
             ids.add(new_id)
             changes.append(
-                Rekey(entry_id, old_fp, target, place[2], f"{place[0]}:{place[1]}", new_id)
+                Rekey(
+                    entry_id,
+                    old_fp,
+                    target,
+                    place[2],
+                    f"{place[0]}:{place[1]}",
+                    new_id,
+                    tool_version=versions.get(place),
+                )
             )
-    return RekeyPlan(tuple(changes), tuple(ambiguous), tuple(unmatched))
+    return RekeyPlan(tuple(changes), tuple(ambiguous), tuple(unmatched), why)
+
+
+def _shown(places: Sequence[Place], limit: int = 5) -> str:
+    """`file:line` of the first few places, and how many more."""
+    shown = ", ".join(f"{file}:{line}" for file, line, _ in places[:limit])
+    return shown + (f" and {len(places) - limit} more" if len(places) > limit else "")
+
+
+def _why_ambiguous(old_fp: str, places: Sequence[Place], targets: int) -> str:
+    """Why one old fingerprint cannot be carried: the new run splits it."""
+    return (
+        f"the old {old_fp} (at {_shown(places)}) became {targets} new fingerprints: the new "
+        "version tells apart findings the old one did not, so one suppression cannot say "
+        "which to hide; suppress the new ones you mean with `riverbed suppress FINGERPRINT "
+        "--findings NEW`"
+    )
 
 
 def _fresh_id(stem: str, taken: set[str]) -> str:
@@ -101,6 +138,8 @@ def _fresh_id(stem: str, taken: set[str]) -> str:
 def rekeyed_entry(old: Entry, change: Rekey, *, now: datetime, why: str) -> Entry:
     """The new suppression: the old one's body with the new fingerprint and a note of why."""
     ctx: Context = {**context(old), "fingerprint": change.new_fingerprint}
+    if change.tool_version is not None and "tool" in ctx:
+        ctx["toolVersion"] = change.tool_version
     meta: Metadata = {**old["metadata"], "createdAt": format_timestamp(now)}
     meta.pop("updatedAt", None)
     note = f"\n\nRe-keyed from {change.suppression_id} ({change.old_fingerprint}): {why}."

@@ -9,10 +9,9 @@ from datetime import datetime
 from typing import Any
 
 from riverbed.findings.interface import Finding
-from riverbed.findings.sarif_repair import Repairs
 from riverbed.index.model import SEVERITY_RANK, Entry, Index, context
 from riverbed.memory.baseline import Baseline
-from riverbed.memory.baseline_match import baseline_states, tool_change_problem
+from riverbed.memory.baseline_match import BaselineMatch, match_baseline, tool_change_problem
 from riverbed.memory.change import FILTER_MODES, Change, FilterMode, finding_scope
 from riverbed.memory.decision import Decision, Outcome
 from riverbed.memory.evidence import EvidenceCheck, check_all, evidence_counts
@@ -29,6 +28,7 @@ from riverbed.memory.layers import (
 from riverbed.memory.select import ChangedFiles, ReviewMemory, load_review_memory, should_resurface
 from riverbed.memory.severity import OverrideUse, SeverityOverride, apply_overrides
 from riverbed.memory.suppress import SuppressionDecision, SuppressionResult, apply_suppressions
+from riverbed.memory.suppression_upgrade import StaleSuppressions, stale_after_upgrade
 
 
 @dataclass(frozen=True)
@@ -53,8 +53,11 @@ class ReviewResult:
     notes: tuple[str, ...] = ()
     #: Severity overrides that re-graded findings before the guard (one per override used).
     overrides: tuple[OverrideUse, ...] = ()
-    #: A tool upgrade that emptied the baseline's matching (both versions named), or None.
+    #: A tool upgrade that emptied the baseline's matching or left fingerprint suppressions
+    #: matching nothing (both versions named), or None.
     tool_change: str | None = None
+    #: Per tool, the fingerprint suppressions an upgrade left matching nothing.
+    stale_suppressions: tuple[StaleSuppressions, ...] = ()
     #: The id of the finding-history entry the labels came from (None: no history in memory).
     history: str | None = None
     #: The base's findings the change removed in its files (None: no baseline to tell).
@@ -146,7 +149,7 @@ class ReviewResult:
             "suppressionsInEffect": len(self.suppressions),
             "suppressionsUsed": len(used),
             "resurfaced": len(self.resurfaced),
-            "memoryEntries": len(self.memory.entries),
+            "memoryEntries": len(self.memory.guidance),
         }
         if self.filter_mode != self.effective_mode:
             out["filterModeRequested"] = self.filter_mode
@@ -216,6 +219,7 @@ def _decisions(
     baseline: Baseline | None,
     checks: Sequence[EvidenceCheck] | None,
     layers: LayerMarks | None = None,
+    matched: BaselineMatch | None = None,
 ) -> tuple[Decision, ...]:
     """One decision per finding: outcome, scope, baseline state, guard skips, evidence."""
     suppressed_by = result.suppressed_by()
@@ -224,7 +228,8 @@ def _decisions(
         if item.finding_index not in suppressed_by:
             refused.setdefault(item.finding_index, []).append(item)
     decisions: list[Decision] = []
-    states = baseline_states(findings, baseline, change)
+    matched = matched or match_baseline(findings, baseline, change)
+    states = matched.states
     for position, finding in enumerate(findings):
         state = states[position]
         scope = finding_scope(finding, change, mode)
@@ -249,6 +254,7 @@ def _decisions(
                 evidence=checks[position] if checks is not None else None,
                 layer=layers.layer_of(hidden) if layers and hidden else None,
                 protected_by=layers.protected.get(position) if layers else None,
+                key_kind=matched.kinds[position],
             )
         )
     return tuple(decisions)
@@ -278,13 +284,15 @@ def _suppress(
     phase: str | None,
     change: Change | None,
     now: datetime,
-) -> tuple[ReviewMemory, list[Entry], SuppressionResult, LayerMarks | None]:
-    """Both layers' suppressions applied: memory, those in effect, the result, layer marks."""
+) -> tuple[ReviewMemory, list[Entry], SuppressionResult, LayerMarks | None, list[Entry]]:
+    """Both layers' suppressions applied: memory, those in effect, the result, layer marks,
+    and the repository's suppressions that were tried (for the files changed or named)."""
     memory, in_effect, applicable = _memory_for(
         index, findings, phase=phase, change=change, now=now
     )
     if shared is None:
-        return memory, in_effect, apply_suppressions(findings, applicable, now=now), None
+        result = apply_suppressions(findings, applicable, now=now)
+        return memory, in_effect, result, None, applicable
     _, shared_effect, shared_applicable = _memory_for(
         shared_view(shared.index, index), findings, phase=phase, change=change, now=now
     )
@@ -293,7 +301,8 @@ def _suppress(
     result = apply_suppressions(findings, [*shared_applicable, *applicable], now=now)
     result, protected = enforce_never_suppress(result, findings, shared)
     ids = frozenset(str(e.get("id")) for e in shared_applicable)
-    return memory, [*shared_effect, *in_effect], result, LayerMarks(shared.label, ids, protected)
+    marks = LayerMarks(shared.label, ids, protected)
+    return memory, [*shared_effect, *in_effect], result, marks, applicable
 
 
 def review_findings(
@@ -308,11 +317,14 @@ def review_findings(
     workspace: str | os.PathLike[str] | None = None,
     severity_overrides: Sequence[SeverityOverride] = (),
     shared: SharedLayer | None = None,
+    line_texts: Sequence[str | None] | None = None,
 ) -> ReviewResult:
     """Apply the memory of `index` to `findings` for `change` in `phase`, scoped and labelled.
 
     Severity overrides re-grade the findings first: the guard, fail-on and every output
-    see the overridden severity (fingerprints do not change).
+    see the overridden severity (fingerprints do not change). `line_texts` are the head's
+    source lines of the findings (findings/line_hash.py): with them, a baseline that has
+    line keys matches by line, so a reworded message is not a new finding.
     """
     if filter_mode is not None and filter_mode not in FILTER_MODES:
         raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
@@ -320,23 +332,35 @@ def review_findings(
     findings = graded.findings
     requested = filter_mode or default_filter_mode(change)
     mode = change.effective_mode(requested) if change is not None else "nofilter"
-    memory, in_effect, result, layers = _suppress(
+    memory, in_effect, result, layers, tried = _suppress(
         findings, index, shared, phase=phase, change=change, now=now
     )
     changed = ChangedFiles(change.paths if change is not None else ())
     resurfaced = tuple(e for e in in_effect if should_resurface(e, changed, now=now))
     checks = check_all(findings, workspace) if workspace is not None else None
+    matched = match_baseline(findings, baseline, change, line_texts)
     decisions = _decisions(
-        findings, result, change=change, mode=mode, baseline=baseline, checks=checks, layers=layers
+        findings,
+        result,
+        change=change,
+        mode=mode,
+        baseline=baseline,
+        checks=checks,
+        layers=layers,
+        matched=matched,
     )
     notes = [
         *(change.notes if change is not None else ()),
         *graded.messages(),
         *_fallback_notes(change, requested, mode),
+        *((matched.note,) if matched.note else ()),
     ]
     decisions, history = _labelled(decisions, index, findings)
     upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])
-    warnings = (*dict.fromkeys(memory.warnings), *result.ignored, *((upgrade,) if upgrade else ()))
+    stale = stale_after_upgrade(findings, tried, result)
+    # Both a baseline and suppressions can be left behind by one upgrade: each is said.
+    changes = [*((upgrade,) if upgrade else ()), *(s.text() for s in stale)]
+    warnings = (*dict.fromkeys(memory.warnings), *result.ignored, *changes)
     return ReviewResult(
         phase=phase,
         filter_mode=requested,
@@ -351,7 +375,8 @@ def review_findings(
         warnings=warnings,
         notes=tuple(notes),
         overrides=graded.used,
-        tool_change=upgrade,
+        tool_change="; and ".join(changes) or None,
+        stale_suppressions=stale,
         history=history,
         fixed=fixed_findings(findings, baseline, change),
     )
@@ -363,27 +388,3 @@ def _labelled(
     """Each decision with its key's label from the default branch's history, and its entry."""
     labels, history = history_labels(index, findings)
     return tuple(replace(d, history=labels[d.position]) for d in decisions), history
-
-
-def review_sarif(result: ReviewResult) -> dict[str, Any]:
-    """Every finding as SARIF 2.1.0: memory suppressions, `properties.scope`, `baselineState`."""
-    return review_sarif_repaired(result)[0]
-
-
-def review_sarif_repaired(result: ReviewResult) -> tuple[dict[str, Any], Repairs]:
-    """`review_sarif`'s log and what it repaired of the input's off-spec values."""
-    from riverbed.findings.writer import to_sarif_repaired
-
-    scopes = [(d.scope, d.baseline_state) for d in result.decisions]
-    return to_sarif_repaired(result.findings, result.suppression, scopes=scopes)
-
-
-def repairs_warning(out: str, source: str, repairs: Repairs) -> str | None:
-    """The one warning of an input whose off-spec values `--out` repaired, or None."""
-    if not repairs.total:
-        return None
-    values = "value" if repairs.total == 1 else "values"
-    return (
-        f"{out}: repaired {repairs.total} {values} of {source} that SARIF 2.1.0 forbids, so "
-        f"the log is valid (code scanning refuses an invalid one): {repairs.text()}"
-    )

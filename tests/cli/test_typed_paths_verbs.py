@@ -1,4 +1,4 @@
-"""`context`, `suppress --path/--file` and `add --file` read paths as `review` does."""
+"""`context` and `suppress --path/--file` read paths as `review` does."""
 
 from __future__ import annotations
 
@@ -66,13 +66,6 @@ def test_suppress_path_and_file_are_repository_paths_whichever_way_typed(
     assert "no file" not in glob.stderr
     refused = pr.run("suppress", "--rule", "E1", "--path", "../../../x", "--reason", "r")
     assert refused.returncode == 2 and "--path '../../../x' is outside" in refused.stderr
-
-
-def test_add_file_is_read_by_the_same_rule(pr: SubdirRepo) -> None:
-    done = pr.run("add", "--type", "pattern", "--title", "t", "--content", "c", "--file",
-                  "models.py", "--json")  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["entry"]["metadata"]["relatedFiles"] == ["src/pkg/models.py"]
 
 
 _SEGMENT = st.text(string.ascii_lowercase, min_size=1, max_size=4)

@@ -91,8 +91,7 @@ def test_what_is_valid_beside_a_repair_is_kept(tmp_path: Path) -> None:
 
 def test_the_action_warns_once_too() -> None:
     """The action's findings-path goes through the same repair (see the action tests)."""
-    from riverbed.findings.sarif_repair import Repairs
-    from riverbed.memory.review import repairs_warning
+    from riverbed.findings.sarif_repair import Repairs, repairs_warning
 
     assert repairs_warning("findings-path", "x.sarif", Repairs({})) is None
     text = repairs_warning("findings-path", "x.sarif", Repairs({"id not an integer (dropped)": 1}))

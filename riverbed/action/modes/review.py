@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from riverbed.action.shared_memory import shared_for_run
 from riverbed.config_file import read_project_config
 from riverbed.errors import ActionConfigError, UsageError
 from riverbed.findings import Finding, read_findings_file, write_json_file
-from riverbed.findings.sarif_repair import Repairs
+from riverbed.findings.sarif_repair import Repairs, repairs_warning
 from riverbed.findings.writer import to_sarif_repaired
 from riverbed.github.client import GitHubClient
 from riverbed.github.pulls import (
@@ -41,12 +42,8 @@ from riverbed.memory.change import (
 )
 from riverbed.memory.learning.review_hints import rule_hints
 from riverbed.memory.prompt import format_memory_for_prompt
-from riverbed.memory.review import (
-    ReviewResult,
-    repairs_warning,
-    review_findings,
-    review_sarif_repaired,
-)
+from riverbed.memory.review import ReviewResult, review_findings
+from riverbed.memory.review_sarif import review_sarif_repaired
 from riverbed.memory.severity import SeverityOverride
 from riverbed.pr_review import (
     PostedComment,
@@ -167,6 +164,18 @@ def _baseline(
         [path], fmt="auto", workspace=workspace, warn=warn, max_bytes=inputs.max_findings_bytes
     )
     return baseline_from_findings(findings, f"baseline {inputs.baseline}")
+
+
+def _head_texts(
+    findings: Sequence[Finding], baseline: Baseline | None, workspace: Path
+) -> list[str | None] | None:
+    """The checkout's source lines of the findings, when the baseline has line keys."""
+    if baseline is None or not baseline.line_keys:
+        return None
+    from riverbed.findings.line_hash import line_texts
+    from riverbed.findings.line_sources import workspace_source
+
+    return line_texts(findings, workspace_source(workspace))
 
 
 def _write_outputs(
@@ -355,6 +364,7 @@ def run(context: ActionContext) -> int:
         workspace=config.workspace,
         severity_overrides=_severity_overrides(inputs, config.workspace),
         shared=shared.layer,
+        line_texts=_head_texts(findings, baseline, config.workspace),
     )
     hints = rule_hints(
         restored.index,

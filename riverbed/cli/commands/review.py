@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from riverbed.cli.commands.review_inputs import (
     check_empty_change,
     check_paths,
+    head_texts,
     load_for_review,
     read_baseline,
     read_change,
@@ -166,6 +167,16 @@ def _review_json(
                 for e in result.resurfaced
             ],
             "warnings": list(dict.fromkeys([*warnings, *result.warnings])),
+            "staleSuppressions": [
+                {
+                    "tool": s.tool,
+                    "recordedVersion": s.recorded,
+                    "currentVersions": list(s.current),
+                    "ids": list(s.ids),
+                    "of": s.of,
+                }
+                for s in result.stale_suppressions
+            ],
             "out": out,
             "failing": failing,
         }
@@ -181,12 +192,24 @@ def _shared(args: argparse.Namespace, now: Any) -> Any:
     return read_shared_index(args.shared_index, now)
 
 
+def _write_out(out: str, source: str, result: ReviewResult, context: Context) -> None:
+    """Every finding as SARIF to `out`, and what it repaired of the input, said once."""
+    from riverbed.findings import write_json_file
+    from riverbed.findings.sarif_repair import repairs_warning
+    from riverbed.index.jsonbytes import dumps_js
+    from riverbed.memory.review_sarif import review_sarif_repaired
+
+    log, repairs = review_sarif_repaired(result)
+    write_json_file(out, dumps_js(log))
+    if repaired := repairs_warning(out, source, repairs):
+        context.warn(repaired)
+
+
 def _cmd_review(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import parse_now
-    from riverbed.findings import read_findings_file, write_json_file
+    from riverbed.findings import read_findings_file
     from riverbed.findings.files import parse_byte_size
-    from riverbed.index.jsonbytes import dumps_js
-    from riverbed.memory.review import repairs_warning, review_findings, review_sarif_repaired
+    from riverbed.memory.review import review_findings
 
     root = context.checkout(args.workspace)
     if args.workspace and not Path(args.workspace).is_dir():
@@ -217,16 +240,14 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
         workspace=args.workspace,
         severity_overrides=severity_overrides(args, root),
         shared=_shared(args, now),
+        line_texts=head_texts(findings, baseline, root),
     )
     for warning in result.warnings:
         context.warn(warning)
     if result.tool_change and args.fail_on != "none" and not args.accept_tool_change:
         raise UsageError(f"{result.tool_change}; under --fail-on that is not an answer")
     if args.out:
-        log, repairs = review_sarif_repaired(result)
-        write_json_file(args.out, dumps_js(log))
-        if repaired := repairs_warning(args.out, args.findings, repairs):
-            context.warn(repaired)
+        _write_out(args.out, args.findings, result, context)
     failing = result.failing(args.fail_on)
     if context.as_json:
         _review_json(result, args.findings, fmt, args.out, len(failing), warnings=context.warnings)

@@ -118,7 +118,6 @@ def _content(args: argparse.Namespace) -> str:
 
 
 def _cmd_add(args: argparse.Namespace, context: Context) -> int:
-    from riverbed.cli.commands.suppress import typed_names
     from riverbed.index.build import build_entry
     from riverbed.index.dates import utc_now
     from riverbed.index.store import append_entries
@@ -133,7 +132,7 @@ def _cmd_add(args: argparse.Namespace, context: Context) -> int:
         now=utc_now(),
         phase=args.phase,
         tags=args.tag,
-        files=typed_names(args.file, "--file", context),
+        files=args.file,
         links=args.link,
         expires=args.expires,
         summary=args.summary,
@@ -323,7 +322,10 @@ def _cmd_expire(args: argparse.Namespace, context: Context) -> int:
         return 0
     verb = "would archive" if args.dry_run else "archived"
     if not report.archived:
-        print(f"nothing expired at {now.isoformat()}; {context.index_path} unchanged")
+        from riverbed.index.dates import format_timestamp
+
+        shown = format_timestamp(now)
+        print(f"nothing expired at {shown}; {context.index_path} unchanged")
         return 0
     print(f"{verb} {plural(len(report.archived), 'entry')}:")
     print(table(["id", "title"], list(zip(report.archived, report.titles, strict=True))))
