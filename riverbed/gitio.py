@@ -273,3 +273,31 @@ def base_label(base: str | None, cwd: str | os.PathLike[str]) -> BaseLabel:
             f"HEAD and {default} share no commit, so the base is unknown; name it with --base REF"
         )
     return BaseLabel(default, commit, f"the merge-base of HEAD and {default}")
+
+
+def known_paths(paths: Sequence[str], *, cwd: str | os.PathLike[str]) -> set[str]:
+    """Which repository paths git knows although the work tree lacks them: in HEAD (deleted
+    in the work tree) or deleted by a commit it has. Empty outside git."""
+    paths = [p for p in paths if "\0" not in p]  # git cannot be asked about a NUL byte
+    if not paths:
+        return set()
+    found: set[str] = set()
+    for args in (
+        ["ls-tree", "-r", "-z", "--name-only", "HEAD", "--"],
+        ["log", "--all", "--diff-filter=D", "--format=", "--name-only", "-z", "--"],
+    ):
+        done = _try_git(["--literal-pathspecs", "-c", "core.quotePath=false", *args, *paths], cwd)
+        if done is not None and done.returncode == 0:
+            out = done.stdout.decode("utf-8", "surrogateescape")
+            found.update(name.strip("\n") for name in out.split("\0") if name.strip("\n"))
+    return found & set(paths)
+
+
+def listed_files(cwd: str | os.PathLike[str]) -> list[str] | None:
+    """The work tree's files git lists (tracked, and untracked ones not ignored), or None."""
+    done = _try_git(
+        ["-c", "core.quotePath=false", "ls-files", "-z", "-co", "--exclude-standard"], cwd
+    )
+    if done is None or done.returncode != 0:
+        return None
+    return [name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name]

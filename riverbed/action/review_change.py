@@ -16,6 +16,7 @@ from riverbed.memory.change import (
     change_from_patches,
     empty_change_problem,
     path_mismatch,
+    whole_repository,
 )
 from riverbed.memory.globs import normalize_path
 
@@ -54,8 +55,8 @@ def pull_change(
 def check_empty(context: ActionContext, change: Change, inputs: ReviewInputs) -> None:
     """An empty change is a notice, never a pass of the gate: with fail-on it fails the step."""
     problem = empty_change_problem(change)
-    if problem is None:
-        return
+    if problem is None or whole_repository(inputs.filter_mode):
+        return  # nofilter counts every finding: an empty pull request hides none of them
     context.runner.notice(problem)
     if inputs.fail_on != "none" and not inputs.allow_empty_change:
         raise UsageError(
@@ -80,6 +81,6 @@ def check_paths(
     problem = path_mismatch((f.file for f in findings), change, exists, "the workspace")
     if problem is None:
         return
-    if inputs.fail_on != "none":
+    if inputs.fail_on != "none" and not whole_repository(inputs.filter_mode):
         raise UsageError(problem)
     warnings.append(problem)

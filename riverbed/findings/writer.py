@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from riverbed.findings.interface import Finding
+from riverbed.findings.sarif_repair import Repairs, repair_sarif
 from riverbed.findings.uris import (
     decoded_uri,
     is_uri_reference,
@@ -226,6 +227,16 @@ def to_sarif(
 
     `scopes` gives each finding's review scope and baseline state (same order as `findings`).
     """
+    return to_sarif_repaired(findings, result, scopes=scopes)[0]
+
+
+def to_sarif_repaired(
+    findings: Sequence[Finding],
+    result: SuppressionResult | None = None,
+    *,
+    scopes: Sequence[tuple[str, str | None]] | None = None,
+) -> tuple[dict[str, Any], Repairs]:
+    """`to_sarif`'s log and what it repaired of the producer's values SARIF forbids."""
     decisions = result.suppressed_by() if result is not None else {}
     runs: dict[str, dict[str, Any]] = {}
     rule_indexes: dict[str, dict[str, int]] = {}
@@ -251,4 +262,4 @@ def to_sarif(
         if any("suppressions" in r for r in run["results"]):
             for r in run["results"]:
                 r.setdefault("suppressions", [])
-    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": list(runs.values())}
+    return repair_sarif({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": list(runs.values())})

@@ -66,6 +66,15 @@ class Change:
 EMPTY_CHANGE = "the change is empty: nothing was reviewed"
 
 
+def whole_repository(mode: FilterMode | None) -> bool:
+    """True for `nofilter`: every finding counts whatever the change, so a gate needs none.
+
+    Its refusals (no change, an empty change, a path mismatch) would guard a scope that
+    this mode does not use; the modes that filter by the change keep them.
+    """
+    return mode == "nofilter"
+
+
 def empty_change_problem(change: Change | None) -> str | None:
     """Why this change cannot be reviewed at all (it names no file), or None."""
     if change is None or change.files:

@@ -385,11 +385,3 @@ def _labelled(
     """Each decision with its key's label from the default branch's history, and its entry."""
     labels, history = history_labels(index, findings)
     return tuple(replace(d, history=labels[d.position]) for d in decisions), history
-
-
-def review_sarif(result: ReviewResult) -> dict[str, Any]:
-    """Every finding as SARIF 2.1.0: memory suppressions, `properties.scope`, `baselineState`."""
-    from riverbed.findings.writer import to_sarif
-
-    scopes = [(d.scope, d.baseline_state) for d in result.decisions]
-    return to_sarif(result.findings, result.suppression, scopes=scopes)

@@ -187,7 +187,8 @@ def test_out_of_every_file_is_valid_sarif(name: str, tmp_path: Path) -> None:
     args = ["review", "--findings", findings.name, "--out", "out.sarif", "--json"]
     if root == WORKSPACE:
         args += ["--workspace", str(workspace)]
-    files = sorted({row[1] for row in rows if row[1]})
+    # A path outside the repository cannot be a changed file (refused: docs/REVIEW.md).
+    files = sorted({row[1] for row in rows if row[1] and not row[1].startswith("D:/")})
     done = riverbed(*args, "--changed-files", *files, "--fail-on", "none", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     if root == WORKSPACE:  # the hint is for runs without --workspace only

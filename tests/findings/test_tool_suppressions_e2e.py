@@ -57,6 +57,7 @@ def test_tool_suppressed_findings_are_reported_and_not_counted(
     tmp_path: Path, status: str | None, by_tool: int, code: int
 ) -> None:
     (tmp_path / "tool.sarif").write_text(json.dumps(_log(status)), encoding="utf-8")
+    (tmp_path / "app.py").write_text("x = 1\n", encoding="utf-8")  # a changed file is a file
     common = ["review", "--findings", "tool.sarif", "--changed-files", "app.py"]
     done = riverbed(*common, "--fail-on", "major", "--out", "out.sarif", "--json", cwd=tmp_path)
     assert done.returncode == code, done.stderr
@@ -77,6 +78,9 @@ def test_real_eslint_suppressions_do_not_fail_the_review(tmp_path: Path) -> None
     workspace.mkdir()
     text = real.read_text(encoding="utf-8").replace("/tmp/riverbed-corpus/ws", workspace.as_posix())
     (tmp_path / "eslint.sarif").write_text(text, encoding="utf-8")
+    (workspace / "js").mkdir()
+    for name in ("app.js", "with space.js"):  # the changed files are files of the workspace
+        (workspace / "js" / name).write_text("x\n", encoding="utf-8")
     done = riverbed(
         "review", "--findings", "eslint.sarif", "--workspace", "ws",
         "--changed-files", "js/app.js", "js/with space.js", "--fail-on", "critical", "--json",

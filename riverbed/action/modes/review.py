@@ -26,6 +26,8 @@ from riverbed.action.shared_memory import shared_for_run
 from riverbed.config_file import read_project_config
 from riverbed.errors import ActionConfigError, UsageError
 from riverbed.findings import Finding, read_findings_file, write_json_file
+from riverbed.findings.sarif_repair import Repairs, repairs_warning
+from riverbed.findings.writer import to_sarif_repaired
 from riverbed.github.client import GitHubClient
 from riverbed.github.pulls import (
     PostedItem,
@@ -43,7 +45,8 @@ from riverbed.memory.change import (
 from riverbed.memory.identity import Identity, recorded_identity
 from riverbed.memory.learning.review_hints import rule_hints
 from riverbed.memory.prompt import format_memory_for_prompt
-from riverbed.memory.review import ReviewResult, review_findings, review_sarif
+from riverbed.memory.review import ReviewResult, review_findings
+from riverbed.memory.review_sarif import review_sarif_repaired
 from riverbed.memory.severity import SeverityOverride
 from riverbed.pr_review import (
     PostedComment,
@@ -58,6 +61,8 @@ from riverbed.text import inline as md
 from riverbed.text import plural
 
 OUTPUT_DIR = "riverbed-review"
+#: What the warnings call the SARIF output (the step's output that names its path).
+OUT_NAME = "findings-path"
 
 
 @dataclass(frozen=True)
@@ -100,16 +105,50 @@ def _posted(items: list[Any], identity: Identity) -> list[PostedComment]:
 
 
 def read_all_findings(
-    files: list[Path], *, fmt: str, workspace: Path, warn: list[str], max_bytes: int
+    files: list[Path],
+    *,
+    fmt: str,
+    workspace: Path,
+    warn: list[str],
+    max_bytes: int,
+    sizes: list[int] | None = None,
 ) -> list[Finding]:
-    """Every finding of every file, in order (each file at most `max_bytes`)."""
+    """Every finding of every file, in order (each file at most `max_bytes`); `sizes` gets
+    how many each file gave."""
     findings: list[Finding] = []
     for path in files:
         _read_as, found = read_findings_file(
             path, format=fmt, root=workspace, on_warning=warn.append, max_bytes=max_bytes
         )
         findings.extend(found)
+        if sizes is not None:
+            sizes.append(len(found))
     return findings
+
+
+def _inputs(files: list[Path], sizes: list[int], workspace: Path) -> list[tuple[str, int]]:
+    """Each findings file as the warnings name it (workspace-relative), with its count."""
+    named = [
+        str(p.relative_to(workspace)) if p.is_relative_to(workspace) else str(p) for p in files
+    ]
+    return list(zip(named, sizes, strict=True))
+
+
+def _repair_warnings(
+    result: ReviewResult, repairs: Repairs, inputs: list[tuple[str, int]]
+) -> list[str]:
+    """One warning per findings file whose off-spec values the output repaired."""
+    if not repairs.total:
+        return []
+    if len(inputs) == 1:
+        return [said] if (said := repairs_warning(OUT_NAME, inputs[0][0], repairs)) else []
+    out, start = [], 0
+    for name, count in inputs:  # the log's repairs, attributed by writing each file's share
+        own = to_sarif_repaired(result.findings[start : start + count])[1]
+        start += count
+        if said := repairs_warning(OUT_NAME, name, own):
+            out.append(said)
+    return out
 
 
 def _baseline(
@@ -146,11 +185,15 @@ def _head_texts(
     return line_texts(findings, workspace_source(workspace))
 
 
-def _write_outputs(context: ActionContext, result: ReviewResult) -> tuple[Path, Path]:
+def _write_outputs(
+    context: ActionContext, result: ReviewResult, inputs: list[tuple[str, int]], warn: list[str]
+) -> tuple[Path, Path]:
     folder = context.config.runner_temp / OUTPUT_DIR
     sarif_path = folder / "findings.sarif"
     context_path = folder / "memory-context.md"
-    write_json_file(sarif_path, dumps_js(review_sarif(result)))
+    log, repairs = review_sarif_repaired(result)
+    write_json_file(sarif_path, dumps_js(log))
+    warn.extend(_repair_warnings(result, repairs, inputs))
     text = format_memory_for_prompt(result.memory)
     write_json_file(context_path, text.encode("utf-8"))
     runner = context.runner
@@ -321,12 +364,14 @@ def run(context: ActionContext) -> int:
     pull = pull_from_event(context.event())
     files = resolve_findings_files(inputs.findings, config.workspace)
     warnings: list[str] = []
+    sizes: list[int] = []
     findings = read_all_findings(
         files,
         fmt=inputs.findings_format,
         workspace=config.workspace,
         warn=warnings,
         max_bytes=inputs.max_findings_bytes,
+        sizes=sizes,
     )
     runner.info(f"read {plural(len(findings), 'finding')} from {plural(len(files), 'file')}")
     restored = _restore(context)
@@ -365,7 +410,7 @@ def run(context: ActionContext) -> int:
         # What applies instead comes first: the reason can be long, and the body is cut.
         said.append(f"Shared memory could not be read: {shared.fallback}. ({shared.unreachable})")
     view = review_view(result, said, hints=hints)
-    _write_outputs(context, result)
+    _write_outputs(context, result, _inputs(files, sizes, config.workspace), warnings)
     # riverbed's identity as trusted memory records it, never as a review's text says it.
     post = partial(_post, context, identity=recorded_identity(restored.index))
     posting = post(pull=pull, view=view, inputs=inputs, change=change, live=current, result=result)

@@ -81,7 +81,10 @@ def _context(settings: ServerSettings) -> Callable[..., str]:
         ] = None,
         files: Annotated[
             list[str] | None,
-            Field(description="repo-relative paths you change; omit for memory of every file"),
+            Field(
+                description="paths you change (relative to the repository root or the "
+                "server's directory, or absolute inside the root); omit for every file"
+            ),
         ] = None,
         max_chars: Annotated[
             int,
@@ -159,7 +162,10 @@ def _deposit(settings: ServerSettings) -> Callable[..., dict[str, Any]]:
         tags: Annotated[list[str] | None, Field(description="labels for lookup")] = None,
         files: Annotated[
             list[str] | None,
-            Field(description="repo paths or globs (*, ?, **) it applies to"),
+            Field(
+                description="paths or globs (*, ?, **) it applies to, read as the context "
+                "tool's files are"
+            ),
         ] = None,
         expires: Annotated[
             str | None,

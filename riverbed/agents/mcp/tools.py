@@ -40,6 +40,26 @@ class ServerSettings:
     read_only: bool = False
     #: How the index was chosen, for the message when it is missing (`--index`, …).
     origin: str = ""
+    #: The repository root (None outside one: the working directory stands for it) and the
+    #: server's working directory: the tools' `files` are read against them by the one
+    #: path rule every verb uses (`riverbed/typed_paths.py`).
+    root: Path | None = None
+    cwd: Path | None = None
+
+
+def typed_files(
+    settings: ServerSettings, files: list[str] | None, what: str
+) -> tuple[list[str] | None, list[str]]:
+    """`files` as repository paths by the one path rule, and its warnings (None stays None)."""
+    import os
+
+    from riverbed.typed_paths import on_disk, read_changed
+
+    if files is None:
+        return None, []
+    cwd = settings.cwd or Path(os.getcwd())
+    read = read_changed(files, on_disk(settings.root or cwd, cwd), what)
+    return [p.path for p in read.paths], read.warnings
 
 
 def require_index(settings: ServerSettings) -> None:
@@ -158,6 +178,25 @@ def query_tool(
     return result
 
 
+def _check_deposit_text(title: str, content: str) -> None:
+    """A deposit's title is one non-empty line of at most 200 characters; content ≤ 16 KiB."""
+    from riverbed.errors import InvalidEntryError
+
+    if not title.strip():
+        raise InvalidEntryError("deposit needs a non-empty one-line title")
+    if len(title.strip()) > MAX_DEPOSIT_TITLE_CHARS:
+        raise InvalidEntryError(
+            f"title is {len(title.strip()):,} characters; at most "
+            f"{MAX_DEPOSIT_TITLE_CHARS} (put the detail in content)"
+        )
+    size = len(content.encode("utf-8", "surrogatepass"))
+    if size > MAX_DEPOSIT_CONTENT_BYTES:
+        raise InvalidEntryError(
+            f"content is {size:,} bytes of UTF-8; at most {MAX_DEPOSIT_CONTENT_BYTES:,} "
+            "(16 KiB): record the decision and link the long document with links"
+        )
+
+
 def deposit_tool(
     settings: ServerSettings,
     *,
@@ -183,20 +222,9 @@ def deposit_tool(
             f"deposit takes type {', '.join(DEPOSIT_TYPES)}, not {type!r} (suppressions are made "
             "with `riverbed suppress` or a `/riverbed suppress` PR comment)"
         )
-    if not title.strip():
-        raise InvalidEntryError("deposit needs a non-empty one-line title")
-    if len(title.strip()) > MAX_DEPOSIT_TITLE_CHARS:
-        raise InvalidEntryError(
-            f"title is {len(title.strip()):,} characters; at most "
-            f"{MAX_DEPOSIT_TITLE_CHARS} (put the detail in content)"
-        )
-    size = len(content.encode("utf-8", "surrogatepass"))
-    if size > MAX_DEPOSIT_CONTENT_BYTES:
-        raise InvalidEntryError(
-            f"content is {size:,} bytes of UTF-8; at most {MAX_DEPOSIT_CONTENT_BYTES:,} "
-            "(16 KiB): record the decision and link the long document with links"
-        )
+    _check_deposit_text(title, content)
     index, _ = _load(settings)
+    related, said = typed_files(settings, files, "files")
     entry = build_entry(
         type=type,
         title=title.strip(),
@@ -205,7 +233,7 @@ def deposit_tool(
         now=now,
         phase=phase,
         tags=tags or (),
-        files=files or (),
+        files=related or (),
         links=links or (),
         expires=expires,
         taken_ids={e["id"] for e in index["entries"]},
@@ -216,6 +244,7 @@ def deposit_tool(
         "id": entry["id"],
         "index": str(settings.index_path),
         "entry": trim_entry(entry, now=now),
+        **({"warnings": said} if said else {}),
     }
 
 
@@ -249,8 +278,10 @@ def context_tool(
     from riverbed.memory.prompt import format_memory_for_prompt
     from riverbed.memory.select import load_review_memory
 
+    changed, said = typed_files(settings, files, "files")
     index, warnings = _load(settings)
-    memory = load_review_memory(index, phase=phase, changed_files=files, now=now)
+    warnings = [*said, *warnings]
+    memory = load_review_memory(index, phase=phase, changed_files=changed, now=now)
     dead = dead_suppressions(index).ids
     text = format_memory_for_prompt(memory, max_chars=max_chars, dead=dead)
     if warnings:

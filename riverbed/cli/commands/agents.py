@@ -23,6 +23,8 @@ def _cmd_mcp(args: argparse.Namespace, context: Context) -> int:
         author=author,
         read_only=args.read_only,
         origin=_origin(args, context),
+        root=context.root,
+        cwd=Path.cwd(),
     )
     if args.check:
         return _mcp_check(settings, context)

@@ -192,12 +192,24 @@ def _shared(args: argparse.Namespace, now: Any) -> Any:
     return read_shared_index(args.shared_index, now)
 
 
+def _write_out(out: str, source: str, result: ReviewResult, context: Context) -> None:
+    """Every finding as SARIF to `out`, and what it repaired of the input, said once."""
+    from riverbed.findings import write_json_file
+    from riverbed.findings.sarif_repair import repairs_warning
+    from riverbed.index.jsonbytes import dumps_js
+    from riverbed.memory.review_sarif import review_sarif_repaired
+
+    log, repairs = review_sarif_repaired(result)
+    write_json_file(out, dumps_js(log))
+    if repaired := repairs_warning(out, source, repairs):
+        context.warn(repaired)
+
+
 def _cmd_review(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import parse_now
-    from riverbed.findings import read_findings_file, write_json_file
+    from riverbed.findings import read_findings_file
     from riverbed.findings.files import parse_byte_size
-    from riverbed.index.jsonbytes import dumps_js
-    from riverbed.memory.review import review_findings, review_sarif
+    from riverbed.memory.review import review_findings
 
     root = context.checkout(args.workspace)
     if args.workspace and not Path(args.workspace).is_dir():
@@ -212,7 +224,7 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
         root_hint=None if args.workspace else "pass --workspace",
         max_bytes=cap,
     )
-    change = read_change(args, root)
+    change = read_change(args, root, context)
     check_empty_change(args, change, context)
     check_paths(args, findings, change, root, context)
     index = load_for_review(context, strict=args.baseline == "memory")
@@ -235,7 +247,7 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
     if result.tool_change and args.fail_on != "none" and not args.accept_tool_change:
         raise UsageError(f"{result.tool_change}; under --fail-on that is not an answer")
     if args.out:
-        write_json_file(args.out, dumps_js(review_sarif(result)))
+        _write_out(args.out, args.findings, result, context)
     failing = result.failing(args.fail_on)
     if context.as_json:
         _review_json(result, args.findings, fmt, args.out, len(failing), warnings=context.warnings)
@@ -284,7 +296,8 @@ def register(subparsers: Any) -> None:
         help="refuse a findings (or baseline) file larger than this (bytes, or KiB/MiB/GiB)",
     )
     p.add_argument("--phase", choices=PHASES)
-    group = p.add_mutually_exclusive_group(required=True)
+    # Not required: `--filter-mode nofilter` gates on every finding and needs no change.
+    group = p.add_mutually_exclusive_group()
     group.add_argument(
         "--base", metavar="GITREF", help="the change is `git diff GITREF...HEAD` (lines known)"
     )

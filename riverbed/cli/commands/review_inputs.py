@@ -26,41 +26,65 @@ def _read_text(source: str, flag: str) -> str:
         raise UsageError(f"cannot read {flag} {source}: {exc}") from None
 
 
-def read_change(args: argparse.Namespace, cwd: str) -> Change | None:
-    """The change from --base, --diff, --changed-files or --changed-files-from."""
+def read_change(args: argparse.Namespace, cwd: str, context: Context) -> Change | None:
+    """The change from --base, --diff, --changed-files or --changed-files-from, its paths
+    read by the one path rule (`typed_paths`); a path naming no file is a mismatch."""
     from riverbed.memory.change import change_from_files, parse_unified_diff
+    from riverbed.typed_paths import (
+        changed_paths,
+        diff_paths,
+        missing_problem,
+        on_disk,
+        read_changed,
+    )
 
-    if args.base:
-        from riverbed.gitio import diff_since
+    where = on_disk(cwd)
+    if args.base or args.diff:
+        if args.base:
+            from riverbed.gitio import diff_since
 
-        text = diff_since(args.base, cwd=cwd)
-        return parse_unified_diff(text, source=f"git diff {args.base}...HEAD")
-    if args.diff:
-        text = _read_text(args.diff, "--diff")
-        return parse_unified_diff(text, source=f"--diff {args.diff}")
-    if args.changed_files_from:
-        text = _read_text(args.changed_files_from, "--changed-files-from")
-        return change_from_files(_from_root(text.splitlines(), cwd), "--changed-files-from")
-    if args.changed_files is not None:
-        return change_from_files(_from_root(args.changed_files, cwd))
+            text = diff_since(args.base, cwd=cwd)
+            parsed = parse_unified_diff(text, source=f"git diff {args.base}...HEAD")
+        else:
+            text = _read_text(args.diff, "--diff")
+            parsed = parse_unified_diff(text, source=f"--diff {args.diff}")
+        change, relative = diff_paths(parsed, where)
+        # A diff's paths are its new side: a file it deletes is not among them.
+        missing = missing_problem(changed_paths(change, where), where, change.source)
+        _gate(args, relative, missing, context)
+        return change
+    if args.changed_files_from or args.changed_files is not None:
+        flag = "--changed-files-from" if args.changed_files_from else "--changed-files"
+        names = (
+            _read_text(args.changed_files_from, flag).splitlines()
+            if args.changed_files_from
+            else args.changed_files
+        )
+        read = read_changed(names, where, flag)
+        _gate(args, read.moved, read.missing, context)
+        return change_from_files([p.path for p in read.paths], flag)
+    if args.filter_mode != "nofilter":
+        raise UsageError(
+            "review needs the change: --base, --diff, --changed-files or --changed-files-from "
+            "(or --filter-mode nofilter, which counts every finding: a whole-repository gate)"
+        )
     return None
 
 
-def _from_root(names: list[str], root: str) -> list[str]:
-    """Names as given on the command line (relative to the working directory, or absolute)
-    made relative to the checkout's root, as `git diff` names files; outside it, as given."""
-    import os
+def _gate(
+    args: argparse.Namespace, note: str | None, missing: str | None, context: Context
+) -> None:
+    """Say how the change's paths were read; a path naming no file is a mismatch, refused
+    under --fail-on (not under nofilter, which counts every finding whatever the change)."""
+    from riverbed.memory.change import whole_repository
 
-    from riverbed.index.paths import relative_to_root
-
-    here, top = os.getcwd(), os.path.abspath(root)
-    out = []
-    for name in names:
-        if not name.strip():
-            continue
-        inside = relative_to_root(name.strip(), top, here)
-        out.append(inside if inside else name.strip())
-    return out
+    if note:
+        context.warn(note)
+    if missing is None:
+        return
+    if args.fail_on != "none" and not whole_repository(args.filter_mode):
+        raise UsageError(f"{missing}; under --fail-on that is not an answer")
+    context.warn(missing)
 
 
 def read_baseline(
@@ -146,7 +170,7 @@ def check_paths(
     context: Context,
 ) -> None:
     """Findings and change in different path spaces: an error under --fail-on, else a warning."""
-    from riverbed.memory.change import path_mismatch
+    from riverbed.memory.change import path_mismatch, whole_repository
 
     def exists(path: str) -> bool:
         return (Path(root) / path).is_file()
@@ -157,18 +181,18 @@ def check_paths(
     problem = path_mismatch((f.file for f in findings), change, exists, root, fix)
     if problem is None:
         return
-    if args.fail_on != "none":
+    if args.fail_on != "none" and not whole_repository(args.filter_mode):
         raise UsageError(problem)
     context.warn(problem)
 
 
 def check_empty_change(args: argparse.Namespace, change: Change | None, context: Context) -> None:
     """An empty change is never a pass: an error under --fail-on, else a warning."""
-    from riverbed.memory.change import empty_change_problem
+    from riverbed.memory.change import empty_change_problem, whole_repository
 
     problem = empty_change_problem(change)
-    if problem is None:
-        return
+    if problem is None or whole_repository(args.filter_mode):
+        return  # under nofilter every finding was reviewed, whatever the change named
     if args.fail_on != "none" and not args.allow_empty_change:
         raise UsageError(
             f"{problem}; under --fail-on that is not a pass: check --base/--diff/--changed-files, "

@@ -24,18 +24,31 @@ if TYPE_CHECKING:
     from riverbed.memory.record_suppression import SuppressionSpec
 
 
-def _changed_files(args: argparse.Namespace, default_cwd: str) -> list[str] | None:
-    """Files from --changed-files or --changed-files-from (None when none given)."""
+def _changed_files(args: argparse.Namespace, context: Context) -> list[str] | None:
+    """Files from --changed-files or --changed-files-from (None when none given), read by
+    the one path rule (`typed_paths`), as `review` reads them."""
     if args.changed_files_from:
         source = args.changed_files_from
         try:
             text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read --changed-files-from {source}: {exc}") from None
-        return [line.strip() for line in text.splitlines() if line.strip()]
+        return typed_names(text.splitlines(), "--changed-files-from", context)
     if args.changed_files is not None:
-        return list(args.changed_files)
+        return typed_names(args.changed_files, "--changed-files", context)
     return None
+
+
+def typed_names(
+    names: list[str], flag: str, context: Context, root: str | None = None
+) -> list[str]:
+    """`names` as repository paths by the one rule; each warning about them said."""
+    from riverbed.typed_paths import on_disk, read_changed
+
+    read = read_changed(names, on_disk(root or context.checkout(None)), flag)
+    for warning in read.warnings:
+        context.warn(warning)
+    return [p.path for p in read.paths]
 
 
 def severity_overrides(args: argparse.Namespace, root: str) -> tuple[Any, ...]:
@@ -190,12 +203,20 @@ def _with_tool(spec: SuppressionSpec, hidden: list[Any]) -> SuppressionSpec:
     )
 
 
+def _type_paths(args: argparse.Namespace, context: Context) -> None:
+    """`--path` globs and `--file`s as repository paths, typed as every verb's paths are."""
+    root = context.checkout(args.workspace)
+    args.path = typed_names(args.path, "--path", context, root)
+    args.file = typed_names(args.file, "--file", context, root)
+
+
 def _cmd_suppress(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import parse_now
     from riverbed.errors import GuardedSeverityError
     from riverbed.memory.record_suppression import write_suppression
 
     now = parse_now(args.now)
+    _type_paths(args, context)
     checked = _current_matches(args, context, now) if args.findings else None
     if checked is not None and not checked[1] and not checked[2] and not args.allow_unmatched:
         raise UsageError(
@@ -277,7 +298,7 @@ def _cmd_context(args: argparse.Namespace, context: Context) -> int:
     from riverbed.memory.prompt import format_memory_for_prompt
     from riverbed.memory.select import load_review_memory
 
-    changed = _changed_files(args, ".")
+    changed = _changed_files(args, context)
     index = load(context)
     memory = load_review_memory(
         index, phase=args.phase, changed_files=changed, now=parse_now(args.now)

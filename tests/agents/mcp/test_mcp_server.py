@@ -567,3 +567,48 @@ def test_without_index_the_server_finds_the_project_s_as_the_cli_does(tmp_path: 
         None, lambda c: c.call_tool("query", {}), cwd=deep, env={"RIVERBED_INDEX": str(other)}
     )
     assert [e["id"] for e in data_of(named)["entries"]] == ["decision-other"]
+
+
+def _project_with_models(tmp_path: Path) -> tuple[Path, Path]:
+    """A git repository with `src/pkg/models.py` and an index holding a decision about it
+    and one about an unrelated file: (root, the `src/pkg/` directory)."""
+    project = tmp_path / "project"
+    deep = project / "src" / "pkg"
+    deep.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    (deep / "models.py").write_text("x = 1\n")
+    (project / "README.md").write_text("# p\n")
+    seed(
+        project / ".river" / "memory" / "index.json",
+        entry("decision-models", meta={"relatedFiles": ["src/pkg/models.py"]}),
+        entry("decision-readme", meta={"relatedFiles": ["README.md"]}),
+    )
+    return project, deep
+
+
+def test_the_tools_read_files_as_every_verb_does_from_a_subdirectory(tmp_path: Path) -> None:
+    project, deep = _project_with_models(tmp_path)
+    assert (project / "src" / "pkg") == deep
+    typed = ["models.py", "src/pkg/models.py", str(deep / "models.py"), "src\\pkg\\models.py"]
+
+    async def body(client: ClientSession) -> tuple[list[Any], Any, Any, Any]:
+        answers = [await client.call_tool("context", {"files": [name]}) for name in typed]
+        outside = await client.call_tool("context", {"files": [str(tmp_path / "x.py")]})
+        missing = await client.call_tool("context", {"files": ["nope.py"]})
+        deposit = await client.call_tool(
+            "deposit", {"type": "pattern", "title": "t", "content": "c", "files": ["models.py"]}
+        )
+        return answers, outside, missing, deposit
+
+    answers, outside, missing, deposit = run(None, body, cwd=deep)
+    texts = [text_of(a) for a in answers]
+    for text in texts:
+        assert "decision-models" in text and "decision-readme" not in text
+    assert texts[0] == texts[2]  # relative to the server's directory, absolute: no warning
+    assert "read from the root: 'src/pkg/models.py'" in texts[1]
+    assert outside.is_error and "outside the repository root" in text_of(outside)
+    assert "decision-models" not in text_of(missing)
+    assert "files: 1 path names no file under" in text_of(missing)
+    added = data_of(deposit)
+    assert added["entry"]["relatedFiles"] == ["src/pkg/models.py"]
+    assert "warnings" not in added
