@@ -5,11 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riverbed.lessons.check import check_proposal
+from riverbed.lessons.check import CheckedLesson, check_proposal
 from riverbed.lessons.model import Utterance
 from riverbed.lessons.stub import StubProposer
 from riverbed.lessons.weigh import (
-    CheckedLesson,
     WeighSettings,
     anchor_pattern,
     lesson_id,
