@@ -137,16 +137,11 @@ def _candidate_proposers(entries: Sequence[Entry]) -> dict[str, Mapping[str, Any
     return out
 
 
-def decide(
-    harvest: Harvest,
-    proposed: Proposed,
-    entries: Sequence[Entry],
-    now: datetime,
-    settings: LessonsSettings,
-) -> LessonsReport:
-    """Check every proposal, weigh the lessons, plan the candidates (pure)."""
+def _check_all(
+    harvest: Harvest, proposed: Proposed, rules: frozenset[str]
+) -> tuple[list[Checked], Counter[str], list[str], list[str]]:
+    """Every proposal checked against its comment; failures counted, the first few named."""
     by_id = {u.id: u for u in harvest.utterances}
-    rules = known_rule_ids(entries)
     failures: Counter[str] = Counter()
     details: list[str] = []
     notes: list[str] = []
@@ -163,6 +158,19 @@ def decide(
             failures["unknown_utterance"] += 1
             continue
         checked += [check_proposal(p, utterance, rules) for p in result.proposals]
+    return checked, failures, details, notes
+
+
+def decide(
+    harvest: Harvest,
+    proposed: Proposed,
+    entries: Sequence[Entry],
+    now: datetime,
+    settings: LessonsSettings,
+) -> LessonsReport:
+    """Check every proposal, weigh the lessons, plan the candidates (pure)."""
+    rules = known_rule_ids(entries)
+    checked, failures, details, notes = _check_all(harvest, proposed, rules)
     outcomes = Counter(c.outcome for c in checked)
     passed = [c.lesson for c in checked if c.lesson is not None]
     state = read_state(entries)
