@@ -7,7 +7,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import Any
 
 from riverbed.index.build import build_entry
 from riverbed.index.model import Context, Entry, Index, context
@@ -24,10 +24,8 @@ from riverbed.lessons.stored import (
 )
 from riverbed.lessons.weigh import Lesson, Weighed, WeighSettings
 from riverbed.memory.learning.candidates import CANDIDATE_TYPE, Offer, offers
+from riverbed.memory.learning.lesson_promotion import LESSON_CLUSTER
 from riverbed.text import cut, one_line
-
-#: `context.clusterKind` of a lesson candidate; its `clusterId` is the lesson id.
-LESSON_CLUSTER: Final = "lesson"
 
 
 def lesson_offers(entries: Sequence[Entry]) -> dict[str, Offer]:
