@@ -39,7 +39,7 @@ def harvest_file(tmp_path: Path, *utterances: Utterance, refused: int = 0) -> Pa
         Harvest(
             repository="o/r",
             harvested_at=NOW,
-            since=None,
+            since="2026-01-01T00:00:00Z",
             utterances=utterances,
             refused={"outsider": refused} if refused else {},
             comments_read=len(utterances) + refused,
@@ -148,10 +148,10 @@ def test_bad_harvest_files_fail_in_one_line_naming_the_place(tmp_path: Path) -> 
     run_riverbed("--index", index, "init", cwd=tmp_path)
     cases = {
         "not json": "not JSON",
-        json.dumps({"format": "x"}): "expected format",
+        json.dumps({"kind": "x"}): "$.kind",
         json.dumps(
             {
-                "format": "riverbed-lessons-harvest",
+                "kind": "riverbed-lessons-harvest",
                 "version": 1,
                 "repository": "o/r",
                 "harvestedAt": NOW,
