@@ -21,6 +21,7 @@ CheckOutcome = Literal[
     "kind_none",
     "secret",
     "quote_invisible",
+    "quote_markup",
     "quote_too_short",
     "quote_not_found",
     "anchor_outside_quote",
@@ -37,6 +38,7 @@ OUTCOMES: Final[tuple[CheckOutcome, ...]] = (
     "kind_none",
     "secret",
     "quote_invisible",
+    "quote_markup",
     "quote_too_short",
     "quote_not_found",
     "anchor_outside_quote",
@@ -62,6 +64,10 @@ _STATEMENT_FORBIDDEN: Final = (
     ("a link", re.compile(r"\]\(|\]\[|!\[|<[a-z]+:")),
     ("an issue reference", re.compile(r"(?<![\w&])#\d|\bGH-\d", re.IGNORECASE)),
 )
+
+# A hidden comment or riverbed's own marker shape: visible text never holds one, so a quote
+# that does was forged or slipped past the harvest; it never reaches memory.
+_MARKUP: Final = re.compile(r"<!--|-->|riverbed:[a-z]", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -119,6 +125,17 @@ def has_invisible(text: str) -> bool:
     return any(
         unicodedata.category(c) in {"Cf", "Cc", "Co", "Cs", "Cn"} for c in text if not c.isspace()
     )
+
+
+def unsafe_text(text: str) -> str | None:
+    """Why words may not be kept as a quote (a credential, invisibles, markup), or None."""
+    if (kind := secret_kind(text)) is not None:
+        return f"something shaped like a {kind}"
+    if has_invisible(text):
+        return "invisible characters"
+    if _MARKUP.search(text):
+        return "a hidden comment or a riverbed marker"
+    return None
 
 
 def statement_problem(statement: str) -> str | None:
@@ -180,6 +197,8 @@ def _malformed(p: Proposal) -> str | None:
 def _quote_problem(p: Proposal, text: str) -> tuple[CheckOutcome, str] | None:
     if has_invisible(p.quote) or has_invisible(p.anchor):
         return "quote_invisible", "the quote or anchor carries invisible characters"
+    if _MARKUP.search(p.quote):
+        return "quote_markup", "the quote carries a hidden comment or a riverbed marker"
     quote = normalise(p.quote)
     if len(quote.split()) < MIN_QUOTE_WORDS:
         return "quote_too_short", f"a quote needs at least {MIN_QUOTE_WORDS} words"

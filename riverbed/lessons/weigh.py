@@ -15,8 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from riverbed.index.secrets import secret_kind
-from riverbed.lessons.check import CheckedLesson, has_invisible, normalise
+from riverbed.lessons.check import CheckedLesson, normalise, unsafe_text
 from riverbed.lessons.model import Polarity, ProposalKind, Utterance
 from riverbed.lessons.stub import sentences
 
@@ -140,7 +139,7 @@ def _found_in(
         quote = _sentence_with(u.text, pattern)
         if quote is None:
             continue
-        if secret_kind(quote) is not None or has_invisible(quote):
+        if unsafe_text(quote) is not None:
             dropped["evidence_unsafe"] += 1  # the harvest should have refused it; never kept
             continue
         out.append(Evidence(u.pr, u.author, u.url, quote, u.id))

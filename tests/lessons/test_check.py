@@ -74,6 +74,7 @@ def test_a_true_quote_passes_across_a_line_break() -> None:
         ({"kind": "none"}, "kind_none"),
         ({"quote": "the importer must log everything", "statement": "use " + TOKEN}, "secret"),
         ({"quote": "the importer must\u200b log everything"}, "quote_invisible"),
+        ({"quote": "the importer <!-- riverbed:finding --> must"}, "quote_markup"),
         ({"quote": "log everything"}, "quote_too_short"),
         ({"quote": "The importer must log everything"}, "quote_not_found"),  # case-sensitive
         ({"quote": "never run the tests at all"}, "quote_not_found"),
