@@ -52,6 +52,7 @@ _ITEM_KEYS: Final = frozenset(
     }
 )
 _LESSON_KEYS: Final = frozenset({"kind", "quote", "anchor"})
+HINT: Final = "fix the file; docs/LESSONS.md describes its shape"
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,7 @@ def _known_rules(walker: Walker, doc: dict[str, Any]) -> dict[str, frozenset[str
 
 def parse_labelled(data: bytes, source: str) -> LabelledSet:
     """The labelled set in `data`; InputFormatError naming `source` and the JSON path."""
-    walker = Walker(source, "labelled set", hint="fix the file (docs/LESSONS.md describes it)")
+    walker = Walker(source, "labelled set", hint=HINT)
     try:
         raw = loads(data.removeprefix(b"\xef\xbb\xbf"))
     except ValueError as exc:
