@@ -244,3 +244,22 @@ def test_f1_is_the_harmonic_mean(proposed: int, gold: int, matched: int) -> None
         assert score.f1 is not None and abs(score.f1 - 2 * p * r / (p + r)) < 1e-12
     if proposed + gold == 0:
         assert score.f1 is None
+
+
+def test_docs_state_the_stubs_measured_numbers() -> None:
+    # docs/LESSONS.md's table is the stub's measurement on the shipped set, not a claim.
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "LESSONS.md").read_text("utf-8")
+    report = evaluate(parse_labelled(LABELLED.read_bytes(), str(LABELLED)), StubProposer())
+
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{value:.1%}"
+
+    for kind, score in report.scores["after"].items():
+        assert report.scores["before"][kind] == score  # the stub quotes verbatim
+        row = (
+            f"| {kind:<16} | {score.gold:>4} | {score.proposed:>8} | {score.matched:>7} | "
+            f"{pct(score.precision):>9} | {pct(score.recall):>6} | {pct(score.f1):>5} |"
+        )
+        assert row in docs, row
+    items = len(report.items)
+    assert f"**{items} review comments in " in docs
