@@ -48,6 +48,8 @@ class Harvest:
     refused: Mapping[str, int]  # reason -> count ("outsider", "bot", "command", "secret", ...)
     comments_read: int  # every comment looked at, kept or refused
     prs: tuple[int, ...] = ()  # merged pull requests read
+    #: The one pull request a `--pr N` harvest read: the cursor then stays where it was.
+    only_pr: int | None = None
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,10 @@ import importlib
 from typing import Any
 
 #: Modules that add a `lessons` verb; each has `register(lessons_subparsers)`.
-LESSON_VERB_MODULES: tuple[str, ...] = ("riverbed.cli.commands.lessons_harvest",)
+LESSON_VERB_MODULES: tuple[str, ...] = (
+    "riverbed.cli.commands.lessons_harvest",
+    "riverbed.cli.commands.lessons_propose",
+)
 
 
 def register(subparsers: Any) -> None:
