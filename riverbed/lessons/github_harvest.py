@@ -169,4 +169,5 @@ def harvest(client: GitHubClient, request: HarvestRequest, *, now: datetime) -> 
         refused=dict(sorted(refused.items())),
         comments_read=read,
         prs=tuple(numbers),
+        only_pr=request.pr,
     )

@@ -285,11 +285,11 @@ def _retry_after(value: str | None) -> float | None:
     return max(moment.timestamp() - time.time(), 0.0)
 
 
-def build_proposer(
+def make_proposer(
     backend: str,
     *,
-    model: str,
     base_url: str | None,
+    model: str | None,
     api_key_env: str | None,
     environ: Mapping[str, str],
 ) -> OpenAIProposer:

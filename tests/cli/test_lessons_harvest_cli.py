@@ -44,7 +44,8 @@ def test_json_output_is_the_harvest(gh: FakeGitHub) -> None:
     result = run(gh, "--pr", "12", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert (data["kind"], data["prs"], data["written"]) == ("riverbed-lessons-harvest", [12], None)
+    assert (data["format"], data["prs"], data["onlyPr"]) == ("riverbed-lessons-harvest", [12], 12)
+    assert data["written"] is None
     assert [u["author"] for u in data["utterances"]] == ["carol"]
 
 

@@ -13,8 +13,8 @@ from riverbed.lessons.model import PROMPT_VERSION, Utterance
 from riverbed.lessons.openai_backend import (
     BackendSettings,
     OpenAIProposer,
-    build_proposer,
     check_base_url,
+    make_proposer,
 )
 from riverbed.lessons.openai_prompt import SYSTEM_PROMPT
 from riverbed.testing.openai import replies
@@ -223,7 +223,7 @@ def test_canaries_in_the_environment_reach_no_request(
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
     openai.script(replies.proposals([GOOD]), replies.error(500, "x"), replies.refusal())
-    asking = build_proposer(
+    asking = make_proposer(
         "openai",
         model="stand-in-model",
         base_url=openai.base_url,
@@ -257,10 +257,10 @@ def test_a_dangerous_base_url_is_refused(url: str, message: str) -> None:
 
 def test_the_key_comes_from_the_named_variable_only() -> None:
     with pytest.raises(UsageError, match="--api-key-env MY_KEY: the variable is not set"):
-        build_proposer("openai", model="m", base_url=None, api_key_env="MY_KEY", environ={})
+        make_proposer("openai", model="m", base_url=None, api_key_env="MY_KEY", environ={})
     with pytest.raises(UsageError, match="is not an environment variable name"):
-        build_proposer("openai", model="m", base_url=None, api_key_env="A=B", environ={})
+        make_proposer("openai", model="m", base_url=None, api_key_env="A=B", environ={})
     with pytest.raises(UsageError, match="needs a model name"):
-        build_proposer("ollama", model="", base_url=None, api_key_env=None, environ={})
-    local = build_proposer("ollama", model="llama3", base_url=None, api_key_env=None, environ={})
+        make_proposer("ollama", model="", base_url=None, api_key_env=None, environ={})
+    local = make_proposer("ollama", model="llama3", base_url=None, api_key_env=None, environ={})
     assert (local.base_url, local.info.backend) == ("http://127.0.0.1:11434/v1", "ollama")

@@ -148,10 +148,10 @@ def test_bad_harvest_files_fail_in_one_line_naming_the_place(tmp_path: Path) -> 
     run_riverbed("--index", index, "init", cwd=tmp_path)
     cases = {
         "not json": "not JSON",
-        json.dumps({"kind": "x"}): "$.kind",
+        json.dumps({"format": "x"}): "expected format",
         json.dumps(
             {
-                "kind": "riverbed-lessons-harvest",
+                "format": "riverbed-lessons-harvest",
                 "version": 1,
                 "repository": "o/r",
                 "harvestedAt": NOW,

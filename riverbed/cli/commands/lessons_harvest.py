@@ -52,8 +52,9 @@ def _cmd_harvest(args: argparse.Namespace, context: Context) -> int:
     import github  # noqa: F401 - its import sets the level this command then lowers
 
     from riverbed.cli.commands.store import parse_now
-    from riverbed.errors import UsageError
+    from riverbed.errors import StoreWriteError, UsageError
     from riverbed.github.client import DEFAULT_API_URL, GitHubClient
+    from riverbed.index.atomic_write import write_failure
     from riverbed.lessons.github_harvest import HarvestRequest, harvest, parse_since
     from riverbed.lessons.harvest_file import harvest_json, write_harvest
     from riverbed.text import terminal
@@ -84,7 +85,12 @@ def _cmd_harvest(args: argparse.Namespace, context: Context) -> int:
     finally:
         client.close()
     if args.out is not None:
-        write_harvest(Path(args.out), result)
+        out = Path(args.out)
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreWriteError(write_failure(out, exc, "the harvest file")) from None
+        write_harvest(out, result)
     if context.as_json:
         emit_json(harvest_json(result) | {"written": args.out})
         return 0

@@ -1,7 +1,7 @@
 """`riverbed lessons propose`: a proposer reads a harvest, code checks and weighs, maybe writes.
 
 The openai and ollama backends live in `riverbed.lessons.openai_backend`, imported only
-when asked for (`build_proposer`; the key is read from the variable named, never passed on
+when asked for (`make_proposer`; the key is read from the variable named, never passed on
 the command line).
 """
 
@@ -37,10 +37,10 @@ def make_proposer(args: argparse.Namespace) -> Any:
             f"--backend {args.backend}: this riverbed has no OpenAI-compatible backend "
             f"({OPENAI_BACKEND_MODULE} is missing); use --backend stub"
         ) from None
-    factory = getattr(module, "build_proposer", None)
+    factory = getattr(module, "make_proposer", None)
     if factory is None:
         raise OptionalDependencyError(
-            f"--backend {args.backend}: {OPENAI_BACKEND_MODULE} has no build_proposer"
+            f"--backend {args.backend}: {OPENAI_BACKEND_MODULE} has no make_proposer"
         )
     return factory(
         args.backend,
