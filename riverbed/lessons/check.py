@@ -185,6 +185,10 @@ def _malformed(p: Proposal) -> str | None:
     texts = (p.statement, p.quote, p.anchor)
     if not all(isinstance(t, str) for t in texts) or not isinstance(p.paths, tuple):
         return "statement, quote and anchor must be text and paths a list"
+    if not all(isinstance(path, str) for path in p.paths):
+        return "every path must be text"
+    if p.confidence is not None and not isinstance(p.confidence, int | float):
+        return "the confidence must be a number"
     if p.kind not in KINDS:
         return f"kind {str(p.kind)[:40]!r} is not one of {', '.join(KINDS)}"
     if p.polarity not in POLARITIES:

@@ -19,6 +19,7 @@ import orjson
 from riverbed.index.build import build_entry
 from riverbed.index.model import Context, Entry, context, entry_status
 from riverbed.lessons.model import KINDS, POLARITIES, ProposerInfo
+from riverbed.lessons.stub import is_trivial_anchor
 from riverbed.lessons.weigh import Evidence, Lesson
 
 STATE_KIND: Final = "lessons-state"
@@ -101,6 +102,7 @@ def lesson_from_json(claim: object, evidence: object) -> Lesson | None:
     rule, confidences = claim.get("ruleId"), claim.get("confidences", [])
     if (
         not all(isinstance(t, str) and t for t in texts)
+        or is_trivial_anchor(str(texts[2]))  # it would match every comment
         or claim.get("kind") not in KINDS
         or claim.get("polarity") not in POLARITIES
         or paths is None

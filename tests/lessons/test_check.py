@@ -70,6 +70,8 @@ def test_a_true_quote_passes_across_a_line_break() -> None:
     [
         ({"kind": "lesson"}, "malformed"),
         ({"polarity": "maybe"}, "malformed"),
+        ({"paths": (3,)}, "malformed"),
+        ({"confidence": "very"}, "malformed"),
         ({"utterance_id": "4:issue:40"}, "wrong_utterance"),
         ({"kind": "none"}, "kind_none"),
         ({"quote": "the importer must log everything", "statement": "use " + TOKEN}, "secret"),
