@@ -112,3 +112,23 @@ def test_an_unknown_rule_makes_no_hint(tmp_path: Path) -> None:
     _, data = offer(tmp_path, say(1, "alice", "We keep X999 off by design.", path="src/http.py"))
     assert data["outcomes"]["rule_unknown"] == 1
     assert data["plan"]["written"] == []
+
+
+def test_the_comment_command_promotes_and_records_where_it_was_asked(tmp_path: Path) -> None:
+    from riverbed.comments.apply import Provenance, apply_command
+    from riverbed.comments.commands import PromoteCommand
+
+    index, data = offer(tmp_path, say(1, "alice", WRAP), say(2, "bob", WRAP))
+    (candidate_id,) = data["plan"]["written"]
+    asked = Provenance("carol", 7, 70, "https://github.com/o/r/pull/7#issuecomment-70")
+    now = datetime.now(UTC)
+    done = apply_command(index, PromoteCommand(candidate_id), line=1, provenance=asked, now=now)
+    assert done.ok, done
+    assert done.entry_id is not None
+    entry = entries_by_id(load_memory(index))[done.entry_id]
+    assert (entry["type"], context(entry)["sourcePR"], context(entry)["sourceCommentId"]) == (
+        "pattern",
+        7,
+        70,
+    )
+    assert asked.url in entry["metadata"]["links"]

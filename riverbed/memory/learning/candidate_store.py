@@ -93,8 +93,9 @@ def _promoted_entry(
 ) -> Entry:
     if is_lesson_candidate(offer.entry):
         taken = set(entries_by_id(index))
+        source = (source_pr, source_comment_id)
         return promoted_lesson_entry(
-            offer.entry, author=author, now=now, taken_ids=taken, links=links
+            offer.entry, author=author, now=now, taken_ids=taken, links=links, source=source
         )
     ctx = context(offer.entry)
     candidate_id = str(offer.entry["id"])

@@ -43,6 +43,21 @@ def _quotes(ctx: Any) -> list[tuple[str, str, int, str]]:
     return out
 
 
+def _content(candidate_id: str, statement: str, quotes: list[tuple[str, str, int, str]]) -> str:
+    """The verbatim quotes first, then the statement and where it was said."""
+    lines = [f"“{q}” ({who}, pull request {pr})" for q, who, pr, _ in quotes]
+    prs = sorted({pr for _, _, pr, _ in quotes})
+    people = sorted({who for _, who, _, _ in quotes})
+    lines += [
+        "",
+        statement,
+        "",
+        f"Promoted from {candidate_id}: said in {len(prs)} pull request(s) "
+        f"({', '.join(map(str, prs))}) by {', '.join(people)}.",
+    ]
+    return "\n".join(lines)
+
+
 def promoted_lesson_entry(
     candidate: Entry,
     *,
@@ -50,8 +65,12 @@ def promoted_lesson_entry(
     now: datetime,
     taken_ids: Container[str],
     links: tuple[str, ...] = (),
+    source: tuple[int | None, int | None] = (None, None),
 ) -> Entry:
-    """The entry a lesson candidate becomes; InvalidTransitionError for a suppression hint."""
+    """The entry a lesson candidate becomes; InvalidTransitionError for a suppression hint.
+
+    `source`: the pull request and comment a `/riverbed promote` came from, when it did.
+    """
     ctx: Any = context(candidate)
     lesson = ctx.get("lesson") if isinstance(ctx.get("lesson"), dict) else {}
     kind = lesson.get("kind")
@@ -70,16 +89,6 @@ def promoted_lesson_entry(
     if not quotes:
         raise InvalidTransitionError(f"{candidate['id']} holds no evidence to quote")
     statement = str(lesson.get("statement") or quotes[0][0])
-    lines = [f"“{q}” ({who}, pull request {pr})" for q, who, pr, _ in quotes]
-    prs = sorted({pr for _, _, pr, _ in quotes})
-    people = sorted({who for _, who, _, _ in quotes})
-    lines += [
-        "",
-        statement,
-        "",
-        f"Promoted from {candidate['id']}: said in {len(prs)} pull request(s) "
-        f"({', '.join(map(str, prs))}) by {', '.join(people)}.",
-    ]
     paths = [p for p in lesson.get("paths") or [] if isinstance(p, str)]
     extra: Context = {
         "promotedFrom": str(candidate["id"]),
@@ -89,10 +98,14 @@ def promoted_lesson_entry(
             "polarity": lesson.get("polarity"),
         },
     }
+    if source[0] is not None:
+        extra["sourcePR"] = source[0]
+    if source[1] is not None:
+        extra["sourceCommentId"] = source[1]
     return build_entry(
         type=str(kind),
         title=one_line(statement, 120),
-        content="\n".join(lines),
+        content=_content(str(candidate["id"]), statement, quotes),
         author=author,
         now=now,
         tags=["lesson"],
