@@ -9,6 +9,7 @@ from typing import Any
 LESSON_VERB_MODULES: tuple[str, ...] = (
     "riverbed.cli.commands.lessons_harvest",
     "riverbed.cli.commands.lessons_propose",
+    "riverbed.cli.commands.lessons_eval",
 )
 
 
