@@ -14,11 +14,13 @@ from riverbed.testing import FakeGitHub
 from riverbed.testing.cli_run import run_riverbed
 
 
-def run(gh: FakeGitHub, *extra: str | Path, env: dict[str, str] | None = None) -> Any:
+def run(
+    gh: FakeGitHub, *extra: str | Path, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> Any:
     environment = {"GITHUB_TOKEN": gh.token, **(env or {})}
     return run_riverbed(
         "lessons", "harvest", "--repo", "octo/demo", "--api-url", gh.api_url, *extra,
-        env=environment,
+        env=environment, cwd=cwd,
     )  # fmt: skip
 
 
@@ -94,3 +96,24 @@ def test_a_rejected_token_is_one_line_and_not_echoed(gh: FakeGitHub, tmp_path: P
     assert result.returncode != 0
     assert "401" in result.stderr and "ghs_wrong" not in result.stderr
     assert not out.exists()
+
+
+def test_without_since_it_starts_where_memory_says_the_last_harvest_ran(
+    gh: FakeGitHub, tmp_path: Path
+) -> None:
+    seed(gh, attacks=False)
+    index, out = tmp_path / "index.json", tmp_path / "harvest.json"
+    assert run_riverbed("--index", index, "init", cwd=tmp_path).returncode == 0
+    first = run(gh, "--index", index, "--out", out, cwd=tmp_path)
+    assert "on 2 merged pull requests (#11, #12)" in first.stdout, first.stderr
+    proposed = run_riverbed(
+        "--index", index, "lessons", "propose", "--harvest", out, "--write", cwd=tmp_path
+    )
+    assert proposed.returncode == 0, proposed.stderr
+    cursor = read_harvest(out).harvested_at
+    second = run(gh, "--index", index, cwd=tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert f"merged since {cursor} (the last harvest memory records)" in second.stdout
+    assert "read 0 comments on 0 merged pull requests (none)" in second.stdout
+    forced = run(gh, "--index", index, "--since", "2000-01-01", cwd=tmp_path)
+    assert "on 3 merged pull requests (#5, #11, #12)" in forced.stdout

@@ -48,6 +48,14 @@ def summary_lines(harvest: Any) -> list[str]:
     return lines
 
 
+def memory_cursor(index_path: Path) -> str | None:
+    """When the last full harvest ran, as the index's lessons state records it (or None)."""
+    from riverbed.index.storage import read_index
+    from riverbed.lessons.stored import read_state
+
+    return read_state(read_index(index_path)["entries"]).cursor
+
+
 def _cmd_harvest(args: argparse.Namespace, context: Context) -> int:
     import github  # noqa: F401 - its import sets the level this command then lowers
 
@@ -79,7 +87,10 @@ def _cmd_harvest(args: argparse.Namespace, context: Context) -> int:
     # PyGithub logs each refused request on stderr at INFO; the one-line error says it better.
     logging.getLogger("github").setLevel(logging.WARNING)
     client = GitHubClient(api_url=api_url, token=token, repository=repository)
-    request = HarvestRequest(repository=repository, since=args.since, pr=args.pr)
+    since, origin = args.since, "--since"
+    if since is None and args.pr is None and context.index_path.exists():
+        since, origin = memory_cursor(context.index_path), "the last harvest memory records"
+    request = HarvestRequest(repository=repository, since=since, pr=args.pr)
     try:
         result = harvest(client, request, now=parse_now(args.now))
     finally:
@@ -94,6 +105,8 @@ def _cmd_harvest(args: argparse.Namespace, context: Context) -> int:
     if context.as_json:
         emit_json(harvest_json(result) | {"written": args.out})
         return 0
+    if since is not None:
+        print(terminal(f"merged since {since} ({origin})"))
     for line in summary_lines(result):
         print(terminal(line))
     print(f"written to {terminal(args.out)}" if args.out else "nothing written (give --out FILE)")
@@ -107,7 +120,8 @@ def register(verbs: Any) -> None:
         help="read merged pull requests' comments by people with write access (no model)",
         description=(
             "Reads the review comments and conversation of merged pull requests (those "
-            "merged since --since, default the last 90 days, or the one --pr) and keeps the "
+            "merged since --since, else since the last harvest the index records, else in "
+            "the last 90 days; or the one --pr) and keeps the "
             "visible words of people with write permission: no bots, no riverbed, no "
             "command lines, no quotes, code, HTML comments or hidden HTML, no invisible "
             "characters. Refusals (outsider, bot, secret, too long, …) are counted by "
