@@ -130,12 +130,44 @@ def _sentence_with(text: str, pattern: re.Pattern[str]) -> str | None:
     return normalise(found.group(0)) if found else None
 
 
-def _found_in(
-    anchor: str, utterances: Iterable[Utterance], dropped: Counter[str]
-) -> list[Evidence]:
+_WORD = re.compile(r"\w+")
+
+
+class WordIndex:
+    """Which utterances hold each word (lower case): only those holding every word of an
+    anchor, next to each other, are searched for it, so weighing many lessons over many
+    comments stays fast (a filter only: the anchor's pattern still decides).
+    """
+
+    def __init__(self, utterances: Sequence[Utterance]) -> None:
+        self.utterances = tuple(utterances)
+        self._flat = [" ".join(u.text.lower().split()) for u in self.utterances]
+        self._holding: dict[str, set[int]] = {}
+        for n, flat in enumerate(self._flat):
+            for word in set(_WORD.findall(flat)):
+                self._holding.setdefault(word, set()).add(n)
+
+    def maybe_saying(self, anchor: str) -> list[Utterance]:
+        """The utterances that hold every word of `anchor`, in harvest order."""
+        words = sorted(
+            set(_WORD.findall(anchor.lower())), key=lambda w: len(self._holding.get(w, ()))
+        )
+        if not words:
+            return list(self.utterances)
+        found = set(self._holding.get(words[0], set()))
+        for word in words[1:]:
+            found &= self._holding.get(word, set())
+        # The words next to each other (a plain substring test, far cheaper than the regex).
+        flat = " ".join(anchor.lower().split())
+        return [self.utterances[n] for n in sorted(found) if flat in self._flat[n]]
+
+
+def _found_in(anchor: str, words: WordIndex, dropped: Counter[str]) -> list[Evidence]:
     pattern = anchor_pattern(anchor)
     out: list[Evidence] = []
-    for u in utterances:
+    for u in words.maybe_saying(anchor):
+        if pattern.search(u.text) is None:  # most comments: no sentence split needed
+            continue
         quote = _sentence_with(u.text, pattern)
         if quote is None:
             continue
@@ -232,12 +264,13 @@ def weigh(
     and what earlier harvests kept (`pending`); one item per pull request and author.
     """
     dropped: Counter[str] = Counter()
+    words = WordIndex(utterances)
     proposed = {lesson.lesson_id: lesson for lesson in merge_checked(checked)}
     earlier = {lesson.lesson_id: lesson for lesson in pending}
     out: list[Weighed] = []
     for key in sorted(proposed.keys() | earlier.keys()):
         lesson = _combine(proposed.get(key), earlier.get(key))
-        found = _found_in(lesson.anchor, utterances, dropped)
+        found = _found_in(lesson.anchor, words, dropped)
         evidence = _one_per_pr_author((*lesson.evidence, *found), dropped)
         out.append(judge(replace(lesson, evidence=evidence), settings))
     return WeighResult(tuple(out), dict(dropped))

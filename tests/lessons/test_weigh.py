@@ -10,6 +10,7 @@ from riverbed.lessons.model import Utterance
 from riverbed.lessons.stub import StubProposer
 from riverbed.lessons.weigh import (
     WeighSettings,
+    WordIndex,
     anchor_pattern,
     lesson_id,
     weigh,
@@ -145,3 +146,21 @@ def test_weight_counts_each_pr_once_and_only_harvested_writers(
         assert set(w.lesson.authors) == {a for _, a in sayers}
         assert len(w.lesson.evidence) == len(sayers)
         assert w.offered == (w.lesson.weight >= min_prs and len(w.lesson.authors) >= 2)
+
+
+_PIECES = st.sampled_from(["wrap", "HTTP", "calls", "Wrap", "http", " ", "\n", ", ", "x", "é"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(_PIECES, max_size=12), max_size=6), st.lists(_PIECES, min_size=1))
+def test_the_word_index_never_hides_a_comment_the_anchor_matches(
+    texts: list[list[str]], anchor_parts: list[str]
+) -> None:
+    utterances = [say(n + 1, "alice", "".join(t)) for n, t in enumerate(texts)]
+    anchor = "".join(anchor_parts)
+    if not anchor.split():
+        return
+    pattern = anchor_pattern(anchor)
+    expected = [u.id for u in utterances if pattern.search(u.text)]
+    found = [u.id for u in WordIndex(utterances).maybe_saying(anchor) if pattern.search(u.text)]
+    assert found == expected
