@@ -82,7 +82,7 @@ def test_insights_lists_lessons_and_a_promoted_lesson_whose_files_are_gone(tmp_p
     repo, index = repo_with_index(tmp_path)
     (candidate,) = offer(repo, index, say(1, "alice", DECISION))["plan"]["written"]
     shown = insights(repo, index)
-    assert [r["candidate_id"] for r in shown["lessons"]] == [candidate]
+    assert [r["candidateId"] for r in shown["lessons"]] == [candidate]
     assert shown["lessons"][0]["offered"] is True
     text = run_riverbed("--index", index, "insights", cwd=repo).stdout
     assert "Lessons from review comments: 1 candidate(s) on offer" in text
@@ -92,7 +92,7 @@ def test_insights_lists_lessons_and_a_promoted_lesson_whose_files_are_gone(tmp_p
     git(repo, "rm", "-q", "src/http.py")
     git(repo, "commit", "-qm", "gone")
     (ungrounded,) = insights(repo, index)["lessonsWithoutGround"]
-    assert ungrounded["entry_id"] == entry_id
+    assert ungrounded["entryId"] == entry_id
     assert ungrounded["paths"] == ["src/http.py"]
     # Listed, never archived by itself: a person runs the command.
     assert entry_status(entries_by_id(load_memory(index))[entry_id]) == "active"

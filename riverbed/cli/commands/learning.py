@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from typing import Any
 
 from riverbed.cli.output import (
@@ -79,10 +78,8 @@ def _lessons(context: Context, index: Any) -> tuple[Any, Any]:
 def _lessons_json(lessons: Any, ungrounded: Any) -> dict[str, Any]:
     """`lessons` and `lessonsWithoutGround` (null: not checked, no git checkout)."""
     return {
-        "lessons": [dataclasses.asdict(r) for r in lessons],
-        "lessonsWithoutGround": None
-        if ungrounded is None
-        else [{**dataclasses.asdict(u), "command": u.command} for u in ungrounded],
+        "lessons": [r.as_dict() for r in lessons],
+        "lessonsWithoutGround": None if ungrounded is None else [u.as_dict() for u in ungrounded],
     }
 
 

@@ -32,6 +32,21 @@ class LessonRow:
     authors: tuple[str, ...]
     command: str | None  # a suppression hint's `riverbed suppress …` for a writer to run
 
+    def as_dict(self) -> dict[str, Any]:
+        """JSON form (`insights --json`)."""
+        return {
+            "candidateId": self.candidate_id,
+            "lessonId": self.lesson_id,
+            "state": self.state,
+            "offered": self.offered,
+            "kind": self.kind,
+            "statement": self.statement,
+            "weight": self.weight,
+            "prs": list(self.prs),
+            "authors": list(self.authors),
+            "command": self.command,
+        }
+
 
 def _row(offer: Offer) -> LessonRow:
     ctx: Any = context(offer.entry)
@@ -71,6 +86,16 @@ class Ungrounded:
     type: str
     title: str
     paths: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON form (`insights --json`)."""
+        return {
+            "entryId": self.entry_id,
+            "type": self.type,
+            "title": self.title,
+            "paths": list(self.paths),
+            "command": self.command,
+        }
 
     @property
     def command(self) -> str:
