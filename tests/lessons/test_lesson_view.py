@@ -121,3 +121,15 @@ def test_the_candidates_issue_lists_lessons_with_mentions_broken(tmp_path: Path)
     assert "promotion candidate(s) on offer: suppressions" not in action.body
     rows = lesson_rows(memory)
     assert "@org/team" not in lessons_markdown(rows, None)
+
+
+def test_status_counts_lesson_candidates_and_shows_the_offered(tmp_path: Path) -> None:
+    repo, index = repo_with_index(tmp_path)
+    (candidate,) = offer(repo, index, say(1, "alice", DECISION))["plan"]["written"]
+    done = run_riverbed("--index", index, "status", "--json", cwd=repo)
+    lessons = json.loads(done.stdout)["learning"]["lessons"]
+    assert lessons["candidates"] == {"offered": 1, "declined": 0, "promoted": 0}
+    assert [i["candidateId"] for i in lessons["items"]] == [candidate]
+    text = run_riverbed("--index", index, "status", cwd=repo).stdout
+    assert "lessons from review comments: 1 (1 offered)" in text
+    assert f"{candidate} (decision): weight 1" in text
