@@ -190,11 +190,24 @@ def _one_per_pr_author(items: Iterable[Evidence], dropped: Counter[str]) -> tupl
     return tuple(kept)
 
 
-def merge_checked(checked: Sequence[CheckedLesson]) -> list[Lesson]:
-    """Checked proposals grouped into lessons by kind, anchor and rule (evidence: their own)."""
+def _statement_key(kind: str, statement: str, rule_id: str | None) -> tuple[str, str, str]:
+    return (kind, fold(statement), rule_id or "")
+
+
+def merge_checked(checked: Sequence[CheckedLesson], earlier: Sequence[Lesson] = ()) -> list[Lesson]:
+    """Checked proposals grouped into lessons: the same kind and rule, and the same anchor or
+    the same statement (case and spacing ignored), joining an earlier lesson with that
+    statement when there is one. Each lesson's evidence is its proposals' own quotes.
+    """
     groups: dict[str, list[CheckedLesson]] = {}
+    by_statement = {_statement_key(e.kind, e.statement, e.rule_id): e.lesson_id for e in earlier}
     for c in sorted(checked, key=lambda c: (c.utterance.pr, c.utterance.comment_id)):
-        groups.setdefault(lesson_id(c.kind, c.anchor, c.rule_id), []).append(c)
+        key = lesson_id(c.kind, c.anchor, c.rule_id)
+        said = _statement_key(c.kind, c.statement, c.rule_id)
+        if key not in groups and said in by_statement:
+            key = by_statement[said]
+        groups.setdefault(key, []).append(c)
+        by_statement.setdefault(said, key)
     out: list[Lesson] = []
     for key, members in sorted(groups.items()):
         first = members[0]
@@ -223,14 +236,16 @@ def merge_checked(checked: Sequence[CheckedLesson]) -> list[Lesson]:
 
 
 def _combine(new: Lesson | None, old: Lesson | None) -> Lesson:
-    """A lesson proposed now joined with what an earlier harvest kept of it (new wins text)."""
+    """A lesson proposed now joined with what an earlier harvest kept of it: the earlier
+    claim (statement, anchor) stays, so a lesson on offer does not change under its id.
+    """
     if new is None or old is None:
         result = new or old
         assert result is not None  # one of them always exists
         return result
     paths = () if not new.paths or not old.paths else tuple(sorted({*old.paths, *new.paths}))
     return replace(
-        new,
+        old,
         paths=paths,
         quotes=tuple(dict.fromkeys((*old.quotes, *new.quotes))),
         evidence=(*old.evidence, *new.evidence),
@@ -265,12 +280,16 @@ def weigh(
     """
     dropped: Counter[str] = Counter()
     words = WordIndex(utterances)
-    proposed = {lesson.lesson_id: lesson for lesson in merge_checked(checked)}
+    proposed = {lesson.lesson_id: lesson for lesson in merge_checked(checked, pending)}
     earlier = {lesson.lesson_id: lesson for lesson in pending}
     out: list[Weighed] = []
     for key in sorted(proposed.keys() | earlier.keys()):
         lesson = _combine(proposed.get(key), earlier.get(key))
+        # Weight is where the anchor was said: a proposal joined by its statement alone adds
+        # its quote to the lesson, not its pull request.
+        pattern = anchor_pattern(lesson.anchor)
+        own = [e for e in lesson.evidence if pattern.search(e.quote)]
         found = _found_in(lesson.anchor, words, dropped)
-        evidence = _one_per_pr_author((*lesson.evidence, *found), dropped)
+        evidence = _one_per_pr_author((*own, *found), dropped)
         out.append(judge(replace(lesson, evidence=evidence), settings))
     return WeighResult(tuple(out), dict(dropped))

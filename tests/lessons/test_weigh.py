@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -164,3 +166,16 @@ def test_the_word_index_never_hides_a_comment_the_anchor_matches(
     expected = [u.id for u in utterances if pattern.search(u.text)]
     found = [u.id for u in WordIndex(utterances).maybe_saying(anchor) if pattern.search(u.text)]
     assert found == expected
+
+
+def test_proposals_with_one_statement_are_one_lesson_weighed_by_its_anchor() -> None:
+    a = say(1, "alice", WRAP)
+    b = say(2, "bob", "Every outbound request goes through the breaker, always.")
+    la, lb = checked(a)[0], checked(b)[0]
+    same = "Wrap outbound HTTP calls in the circuit breaker."
+    la, lb = replace(la, statement=same), replace(lb, statement=same.upper())
+    result = weigh([la, lb], [a, b], [], WeighSettings(min_prs=1, min_authors=1))
+    (w,) = result.lessons
+    assert w.lesson.quotes == (la.quote, lb.quote)
+    assert w.lesson.anchor == la.anchor
+    assert w.lesson.prs == (1,)  # bob never said the anchor: his pull request adds no weight
