@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from riverbed.index.model import Entry, context
@@ -94,6 +94,7 @@ class Checked:
     detail: str = ""
     lesson: CheckedLesson | None = None
     paths_dropped: int = 0  # paths narrowed away (outside the pull request's files)
+    utterance_id: str = ""  # the comment it was checked against (not what the proposal says)
 
 
 def normalise(text: str) -> str:
@@ -190,9 +191,9 @@ def _malformed(p: Proposal) -> str | None:
     if p.confidence is not None and not isinstance(p.confidence, int | float):
         return "the confidence must be a number"
     if p.kind not in KINDS:
-        return f"kind {str(p.kind)[:40]!r} is not one of {', '.join(KINDS)}"
+        return f"the kind is not one of {', '.join(KINDS)}"  # model text is never echoed
     if p.polarity not in POLARITIES:
-        return f"polarity {str(p.polarity)[:40]!r} is not one of {', '.join(POLARITIES)}"
+        return f"the polarity is not one of {', '.join(POLARITIES)}"
     if p.rule_id is not None and not isinstance(p.rule_id, str):
         return "the rule id must be text"
     return None
@@ -220,10 +221,15 @@ def check_proposal(
     proposal: Proposal, utterance: Utterance, known_rules: frozenset[str]
 ) -> Checked:
     """The one outcome of one proposal against the comment it claims to quote."""
+    return replace(_outcome(proposal, utterance, known_rules), utterance_id=utterance.id)
+
+
+def _outcome(proposal: Proposal, utterance: Utterance, known_rules: frozenset[str]) -> Checked:
+    """`check_proposal` without the comment's id."""
     if problem := _malformed(proposal):
         return Checked(proposal, "malformed", problem)
     if proposal.utterance_id != utterance.id:
-        return Checked(proposal, "wrong_utterance", f"it names comment {proposal.utterance_id!r}")
+        return Checked(proposal, "wrong_utterance", "it names another comment")
     if proposal.kind == "none":
         return Checked(proposal, "kind_none", "the proposer found no lesson")
     for name, value in (("quote", proposal.quote), ("statement", proposal.statement)):

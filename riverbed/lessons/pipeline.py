@@ -19,6 +19,7 @@ from riverbed.lessons.weigh import Lesson, Weighed, WeighSettings, lesson_id, we
 FAILURES: Final = ("parse_failed", "refused", "truncated", "request_failed")
 #: Failure details kept in the report, at most (the rest are counted).
 MAX_DETAILS: Final = 20
+MAX_REFUSALS_SHOWN: Final = 100
 #: Who proposed a lesson memory holds without saying so.
 UNKNOWN_PROPOSER: Final[Mapping[str, str]] = {"backend": "unknown", "model": "unknown"}
 
@@ -92,6 +93,12 @@ class LessonsReport:
             "failureDetails": list(self.failure_details),
             "notes": list(self.notes),
             "outcomes": dict(self.outcomes),
+            # Why proposals were refused, the first MAX_REFUSALS_SHOWN (details name no text).
+            "refusals": [
+                {"utteranceId": c.utterance_id, "outcome": c.outcome, "detail": c.detail}
+                for c in self.checked
+                if c.lesson is None
+            ][:MAX_REFUSALS_SHOWN],
             "pathsDropped": self.paths_dropped,
             "evidenceDropped": dict(self.evidence_dropped),
             "stateUnreadable": self.state_unreadable,

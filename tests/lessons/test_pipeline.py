@@ -172,3 +172,17 @@ def test_every_failure_and_outcome_is_counted() -> None:
     assert report.outcomes["accepted"] == 0
     assert report.lessons == ()
     assert report.as_dict()["proposals"] == 2
+
+
+def test_refusals_are_listed_without_echoing_what_the_model_wrote() -> None:
+    a = say(1, "alice", WRAP)
+    token = "ghp" + "_" + "K3j4" * 9
+    odd = Proposal(a.id, token, "s", "Always wrap HTTP calls", "wrap HTTP calls", "do")  # type: ignore[arg-type]
+    stray = replace(odd, kind="pattern", utterance_id=token)
+    report = learn(
+        harvest(a), Scripted({a.id: ProposeResult(a.id, (odd, stray))}), [], NOW, LessonsSettings()
+    )
+    refusals = report.as_dict()["refusals"]
+    assert [r["outcome"] for r in refusals] == ["malformed", "wrong_utterance"]
+    assert token not in str(refusals)
+    assert {r["utteranceId"] for r in refusals} == {a.id}
