@@ -185,3 +185,24 @@ def test_a_quote_not_in_the_text_never_passes(
 def test_the_check_never_raises_and_always_names_one_outcome(text: str, quote: str) -> None:
     p = proposal(quote=quote, anchor=quote[:10], statement=quote)
     assert check_proposal(p, utterance(text), frozenset()).outcome in OUTCOMES
+
+
+_INVISIBLE = st.sampled_from(["\u200b", "\u200d", "\u2060", "\u202e", "\ufeff", "\u00ad"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, min_size=3, max_size=8), st.data())
+def test_a_quote_matching_only_without_invisibles_never_passes(
+    words: list[str], data: st.DataObject
+) -> None:
+    clean = " ".join(words)
+    at = data.draw(st.integers(1, len(clean) - 1))
+    text = clean[:at] + data.draw(_INVISIBLE) + clean[at:]  # what the comment really holds
+    p = proposal(kind="pattern", quote=clean, anchor=" ".join(words[:2]), statement=clean)
+    assert check_proposal(p, utterance(text), frozenset()).lesson is None
+    # The quote copied with its invisible character is refused as such.
+    copied = replace(p, quote=text)
+    assert check_proposal(copied, utterance(text), frozenset()).outcome in {
+        "quote_invisible",
+        "quote_too_short",
+    }
