@@ -36,7 +36,7 @@ from riverbed.lessons.openai_prompt import (
 
 BACKENDS: Final = ("openai", "ollama")
 OLLAMA_BASE_URL: Final = "http://127.0.0.1:11434/v1"
-DEFAULT_KEY_ENV: Final = {"openai": "OPENAI_API_KEY", "ollama": None}
+DEFAULT_KEY_ENV: Final[Mapping[str, str | None]] = {"openai": "OPENAI_API_KEY", "ollama": None}
 RETRY_STATUSES: Final = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_REPLY_BYTES: Final = 1024 * 1024
 _LOOPBACK: Final = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
