@@ -223,3 +223,13 @@ def test_lessons_are_refused_in_a_pull_request_job(
     assert run.returncode != 0
     assert any("does not run in a pull_request job" in line for line in run.errors())
     assert fake.requests_to("/pulls") == []
+
+
+def test_lessons_asked_of_another_mode_are_a_warning_not_a_harvest(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    seed(fake, attacks=False)
+    run = harness.run(event="push", inputs={"lessons": "stub"})
+    assert run.returncode == 0, run.stdout
+    assert "::warning::input lessons is 'stub', but only the scheduled job" in run.stdout
+    assert fake.requests_to("/pulls") == []
