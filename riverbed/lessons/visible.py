@@ -1,4 +1,4 @@
-"""The visible text of a GitHub comment body: what a reader sees, nothing that does not render.
+"""The visible text of a GitHub comment body (pure): what a reader sees, nothing hidden.
 
 A lesson may only quote what people could read. The rules (docs/LESSONS.md, "Harvest") are
 conservative: where GitHub might render something hidden, or where a construct is ambiguous,
