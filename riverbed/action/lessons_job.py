@@ -25,6 +25,7 @@ from riverbed.errors import ActionConfigError, GitHubError, UsageError
 from riverbed.index.storage import read_index
 from riverbed.lessons.github_harvest import HarvestRequest, harvest
 from riverbed.lessons.model import Proposer
+from riverbed.lessons.openai_backend import DEFAULT_KEY_ENV
 from riverbed.lessons.pipeline import LessonsSettings
 from riverbed.lessons.record_lessons import write_lessons
 from riverbed.lessons.render import report_markdown
@@ -145,7 +146,7 @@ def lessons_step(context: ActionContext, work: Path) -> AppendOutcome:
         except (GitHubError, UsageError) as exc:
             runner.warning(f"riverbed could not harvest review comments: {exc}")
             return AppendOutcome(markdown=f"{HEADING}\n\nNot harvested: {inline(str(exc), 800)}\n")
-        key_env = inputs.api_key_env or ("OPENAI_API_KEY" if inputs.backend == "openai" else None)
+        key_env = inputs.api_key_env or DEFAULT_KEY_ENV.get(inputs.backend)
         if key_env and os.environ.get(key_env):
             runner.mask(os.environ[key_env])  # should anything ever print it, the log hides it
         proposer = make_proposer(inputs, os.environ)

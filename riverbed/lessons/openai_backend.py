@@ -36,7 +36,7 @@ from riverbed.lessons.openai_prompt import (
 
 BACKENDS: Final = ("openai", "ollama")
 OLLAMA_BASE_URL: Final = "http://127.0.0.1:11434/v1"
-DEFAULT_KEY_ENV: Final = {"openai": "OPENAI_API_KEY", "ollama": None}
+DEFAULT_KEY_ENV: Final[Mapping[str, str | None]] = {"openai": "OPENAI_API_KEY", "ollama": None}
 RETRY_STATUSES: Final = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_REPLY_BYTES: Final = 1024 * 1024
 _LOOPBACK: Final = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
@@ -112,6 +112,9 @@ class OpenAIProposer:
         self._sleep = sleep
         self._nonce = secrets.token_hex(16)  # per run: the data's fence cannot be guessed
         self._format: dict[str, Any] = JSON_SCHEMA_FORMAT
+        #: Set once the endpoint could not be reached even after retries: the rest of the run
+        #: fails fast instead of waiting out the same retries for every utterance.
+        self._unreachable: str | None = None
         self._session = requests.Session()
         self._session.trust_env = False  # no .netrc credentials, no proxy from the environment
 
@@ -214,11 +217,16 @@ class OpenAIProposer:
         notes: tuple[str, ...] = ()
         if self._format is JSON_OBJECT_FORMAT:
             notes = ("json_object (json_schema was refused earlier in this run)",)
+        if self._unreachable is not None:
+            why = f"not asked: {self._unreachable} earlier in this run"
+            return self._failed(utterance, "request_failed", why, notes)
         try:
             body = self._request(utterance)
         except ValueError as exc:
             return self._failed(utterance, "request_failed", str(exc), notes)
         attempt = self._exchange(body)
+        if attempt.status == -1:
+            self._unreachable = "it could not be reached"
         if self._schema_refused(attempt):
             self._format = JSON_OBJECT_FORMAT
             notes = (_SCHEMA_REFUSED_NOTE,)

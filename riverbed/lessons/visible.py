@@ -1,4 +1,4 @@
-"""The visible text of a GitHub comment body: what a reader sees, nothing that does not render.
+"""The visible text of a GitHub comment body (pure): what a reader sees, nothing hidden.
 
 A lesson may only quote what people could read. The rules (docs/LESSONS.md, "Harvest") are
 conservative: where GitHub might render something hidden, or where a construct is ambiguous,
@@ -82,7 +82,9 @@ def is_invisible(char: str) -> bool:
 
 def strip_invisible(text: str) -> str:
     """`text` without any invisible, bidi or control character (newline and tab stay)."""
-    return "".join(c for c in text if not is_invisible(c))
+    # Each distinct character is judged once: a comment has few, and most are plain.
+    bad = {ord(c): None for c in set(text) if is_invisible(c)}
+    return text.translate(bad) if bad else text
 
 
 def _unindent(line: str) -> str | None:

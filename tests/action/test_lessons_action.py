@@ -165,6 +165,31 @@ def test_through_an_openai_compatible_model_outsiders_never_reach_it(
     assert f"::add-mask::{openai.api_key}" in run.stdout
 
 
+def test_a_failing_model_is_counted_and_warned_and_the_key_never_follows_a_redirect(
+    harness: ActionHarness, fake: FakeGitHub, openai: FakeOpenAI
+) -> None:
+    seed(fake, attacks=False)
+    openai.responder = _proposing([])
+    openai.script(*[replies.error(500, "The server had an error")] * 3)
+    openai.script(replies.redirect(openai.elsewhere_url))
+    inputs = {
+        "lessons": "openai",
+        "lessons-base-url": openai.base_url,
+        "lessons-model": "stand-in-model",
+        "lessons-api-key-env": "RIVERBED_LLM_KEY",
+    }
+    env = {"RIVERBED_LLM_KEY": openai.api_key}
+    run = harness.run(event="schedule", inputs=inputs, extra_env=env, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert openai.elsewhere_requests == []
+    assert "request_failed 2" in unescape_markdown(run.summary)
+    assert "::warning::lessons: the openai proposer failed on 2 utterances" in run.stdout
+    # Weight is found by code in the harvested text, whatever the model answered there.
+    (candidate,) = lesson_candidates(run)
+    assert (candidate["context"]["weight"], candidate["context"]["prs"]) == (2, [11, 12])
+    assert_nothing_leaked(run, openai.api_key)
+
+
 @pytest.mark.parametrize(
     ("inputs", "message"),
     [
@@ -197,4 +222,14 @@ def test_lessons_are_refused_in_a_pull_request_job(
     run = harness.run(event="pull_request", inputs={"mode": "expire", "lessons": "stub"})
     assert run.returncode != 0
     assert any("does not run in a pull_request job" in line for line in run.errors())
+    assert fake.requests_to("/pulls") == []
+
+
+def test_lessons_asked_of_another_mode_are_a_warning_not_a_harvest(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    seed(fake, attacks=False)
+    run = harness.run(event="push", inputs={"lessons": "stub"})
+    assert run.returncode == 0, run.stdout
+    assert "::warning::input lessons is 'stub', but only the scheduled job" in run.stdout
     assert fake.requests_to("/pulls") == []

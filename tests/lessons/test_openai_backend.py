@@ -202,9 +202,14 @@ def test_a_connection_refused_is_retried_then_named() -> None:
         port = spare.getsockname()[1]
     sleeps = Sleeps()
     settings = BackendSettings("ollama", f"http://127.0.0.1:{port}/v1", "llama3")
-    result = OpenAIProposer(settings, api_key=None, sleep=sleeps).propose(UTTERANCE)
+    asking = OpenAIProposer(settings, api_key=None, sleep=sleeps)
+    result = asking.propose(UTTERANCE)
     assert result.failure == "request_failed"
     assert "could not be reached (ConnectionError) after 2 retries" in result.detail
+    assert sleeps == [1.0, 2.0]
+    later = asking.propose(UTTERANCE)  # the rest of the run fails fast, each one counted
+    assert later.failure == "request_failed"
+    assert "not asked: it could not be reached earlier in this run" in later.detail
     assert sleeps == [1.0, 2.0]
 
 

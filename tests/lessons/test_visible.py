@@ -66,12 +66,20 @@ def test_visible_text_never_holds_an_invisible_character(body: str) -> None:
     assert not any(is_invisible(c) for c in visible_text(body))
 
 
+# One line of noise: a comment opened on an indented-code line is code, and what follows on
+# the next lines then renders (CommonMark), so the property holds for the line it opens on.
+# Without "--", so it can neither close the comment early ("-->", "--!>") nor spell one.
+NOISE = st.text(alphabet=st.characters(blacklist_characters="\n\r"), max_size=20).filter(
+    lambda s: "--" not in s and not s.endswith("-")
+)
+
+
 @settings(max_examples=300)
-@given(before=PROSE, secret=SECRET, after=PROSE, noise=st.text(max_size=20))
+@given(before=PROSE, secret=SECRET, after=PROSE, noise=NOISE)
 def test_nothing_inside_an_html_comment_is_visible(
     before: str, secret: str, after: str, noise: str
 ) -> None:
-    body = f"{before}<!--{noise.replace('-->', '')} {secret} -->{after}"
+    body = f"{before}<!--{noise} {secret} -->{after}"
     assert secret not in visible_text(body)
 
 
