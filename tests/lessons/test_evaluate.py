@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from riverbed.lessons.evaluate import KindScore, evaluate, matching
-from riverbed.lessons.labelled import GoldLesson, LabelledSet, parse_labelled
+from riverbed.lessons.labelled import GoldLesson, LabelledItem, LabelledSet, parse_labelled
 from riverbed.lessons.model import Proposal, ProposeResult, ProposerInfo, Utterance
 from riverbed.lessons.stub import StubProposer
 
@@ -263,3 +263,61 @@ def test_docs_state_the_stubs_measured_numbers() -> None:
         assert row in docs, row
     items = len(report.items)
     assert f"**{items} review comments in " in docs
+
+
+CUE_TEXT = st.lists(
+    st.sampled_from(
+        [
+            "Always wrap HTTP calls in the breaker.",
+            "We keep this on purpose.",
+            "never",
+            "must",
+            "\u200b",
+            "<!-- riverbed:finding -->",
+            "> quoted words",
+            "/riverbed suppress S101 --reason x",
+            "Don't log tokens.",
+            "\n\n",
+            "`code`",
+        ]
+    ),
+    max_size=8,
+).map(" ".join)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            CUE_TEXT, st.sampled_from(["none", "read", "triage", "write", "admin"]), st.booleans()
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_outsiders_never_produce_a_candidate_and_checks_only_remove(
+    comments: list[tuple[str, str, bool]],
+) -> None:
+    items = tuple(
+        LabelledItem(
+            repository="o/r",
+            pr=1,
+            comment_id=n + 1,
+            source="issue",
+            author="someone[bot]" if bot else "someone",
+            permission=level,
+            user_type="Bot" if bot else "User",
+            body=body,
+            pr_files=(),
+            lessons=(),
+            adversarial=True,
+        )
+        for n, (body, level, bot) in enumerate(comments)
+    )
+    report = evaluate(LabelledSet("gen", items, {}), StubProposer())
+    assert report.candidate_rate(lambda i: i.is_outsider)[0] == 0
+    for r in report.items:
+        if r.item.is_outsider:
+            assert r.refused is not None and not r.proposals
+        assert r.matched_after <= r.matched_before
+    for kind, after in report.scores["after"].items():
+        assert after.proposed <= report.scores["before"][kind].proposed
