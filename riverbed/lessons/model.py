@@ -43,7 +43,7 @@ class Harvest:
 
     repository: str  # "owner/name"
     harvested_at: str  # when this harvest ran (the next harvest's `since`)
-    since: str | None  # the cursor it started from (None: everything, or one `--pr`)
+    since: str | None  # the cursor it started from (None: one `--pr`; the cursor stays)
     utterances: tuple[Utterance, ...]
     refused: Mapping[str, int]  # reason -> count ("outsider", "bot", "command", "secret", ...)
     comments_read: int  # every comment looked at, kept or refused

@@ -175,7 +175,10 @@ def decide(
     passed = [c.lesson for c in checked if c.lesson is not None]
     state = read_state(entries)
     weighed = weigh(passed, harvest.utterances, _earlier(entries, state.pending), settings.weigh)
-    cursor = state.cursor if harvest.only_pr is not None else harvest.harvested_at
+    # Only a harvest of everything merged since a cursor moves it; one `--pr` (no `since`)
+    # must not, or the pull requests merged in between would never be read.
+    full = harvest.only_pr is None and harvest.since is not None
+    cursor = harvest.harvested_at if full else state.cursor
     now_proposed = {lesson_id(c.kind, c.anchor, c.rule_id) for c in passed}
     stored = {**state.proposers, **_candidate_proposers(entries)}
     proposers: dict[str, ProposerInfo | Mapping[str, Any]] = {

@@ -44,7 +44,7 @@ def harvest(*utterances: Utterance, at: datetime = NOW) -> Harvest:
     return Harvest(
         repository="o/r",
         harvested_at=at.isoformat().replace("+00:00", "Z"),
-        since=None,
+        since=(at - timedelta(days=7)).isoformat().replace("+00:00", "Z"),
         utterances=utterances,
         refused={"outsider": 2},
         comments_read=len(utterances) + 2,
@@ -75,6 +75,16 @@ def test_two_writers_two_prs_one_candidate_of_weight_two(tmp_path: Path) -> None
     assert again.plan.new == ()
     assert again.plan.state.entry is None
     assert len(load_memory(index)["entries"]) == len(stored)
+
+
+def test_a_harvest_of_one_pr_leaves_the_cursor_where_it_was(tmp_path: Path) -> None:
+    index = tmp_path / "index.json"
+    full = harvest(say(1, "alice", WRAP))
+    write_lessons(index, full, StubProposer(), now=NOW, settings=LessonsSettings())
+    later = NOW + timedelta(days=1)
+    one = replace(harvest(say(9, "bob", WRAP), at=later), since=None)
+    write_lessons(index, one, StubProposer(), now=later, settings=LessonsSettings())
+    assert harvest_cursor(load_memory(index)["entries"]) == full.harvested_at
 
 
 def test_weight_grows_across_harvests_through_the_held_state(tmp_path: Path) -> None:

@@ -39,7 +39,7 @@ def harvest_file(tmp_path: Path, *utterances: Utterance, refused: int = 0) -> Pa
         Harvest(
             repository="o/r",
             harvested_at=NOW,
-            since=None,
+            since="2026-01-01T00:00:00Z",
             utterances=utterances,
             refused={"outsider": refused} if refused else {},
             comments_read=len(utterances) + refused,

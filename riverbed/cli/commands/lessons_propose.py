@@ -1,8 +1,8 @@
 """`riverbed lessons propose`: a proposer reads a harvest, code checks and weighs, maybe writes.
 
 The openai and ollama backends live in `riverbed.lessons.openai_backend`, imported only
-when asked for; it provides `make_proposer(backend, *, base_url, model, api_key_env,
-environ) -> Proposer` (the key is read from the variable named, never passed on the line).
+when asked for (`make_proposer`; the key is read from the variable named, never passed on
+the command line).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+from pathlib import Path
 from typing import Any
 
 from riverbed.cli.output import Context, add_common_options, add_now_option, at_least_one, emit_json
@@ -58,13 +59,19 @@ def _cmd_propose(args: argparse.Namespace, context: Context) -> int:
     from riverbed.lessons.render import report_text
 
     now = parse_now(args.now)
-    harvest = read_harvest(args.harvest)
+    harvest = read_harvest(Path(args.harvest))
     proposer = make_proposer(args)
     settings = LessonsSettings(min_prs=args.min_prs, min_authors=args.min_authors)
-    if args.write:
-        report = write_lessons(context.index_path, harvest, proposer, now=now, settings=settings)
-    else:
-        report = learn(harvest, proposer, load(context)["entries"], now, settings)
+    try:
+        if args.write:
+            report = write_lessons(
+                context.index_path, harvest, proposer, now=now, settings=settings
+            )
+        else:
+            report = learn(harvest, proposer, load(context)["entries"], now, settings)
+    finally:
+        if callable(close := getattr(proposer, "close", None)):
+            close()
     if context.as_json:
         emit_json({"path": str(context.index_path), "wrote": bool(args.write), **report.as_dict()})
         return 0
