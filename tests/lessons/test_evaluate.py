@@ -321,3 +321,30 @@ def test_outsiders_never_produce_a_candidate_and_checks_only_remove(
         assert r.matched_after <= r.matched_before
     for kind, after in report.scores["after"].items():
         assert after.proposed <= report.scores["before"][kind].proposed
+
+
+def test_a_run_where_an_outsider_got_a_candidate_fails() -> None:
+    # The production screen never lets this happen; were it to, the run says so loudly.
+    from dataclasses import replace as change
+
+    from riverbed.lessons.check import check_proposal
+    from riverbed.lessons.eval_report import eval_run, passed
+
+    data = labelled(comment(1, "Always wrap HTTP calls in the breaker.", permission="read"))
+    report = evaluate(data, StubProposer())
+    assert passed(report) and eval_run(report, path="x", commit=None, branch=None).status == "pass"
+    (refused,) = report.items
+    utterance = Utterance(
+        id="5:issue:1", pr=5, comment_id=1, author="alice", url="u",
+        text=refused.item.body, created_at="2026-01-01T00:00:00Z",
+    )  # fmt: skip
+    (proposal,) = StubProposer().propose(utterance).proposals
+    forced = change(refused, refused=None, proposals=(proposal,),
+                    checked=(check_proposal(proposal, utterance, frozenset()),))  # fmt: skip
+    broken = change(report, items=(forced,))
+    assert not passed(broken)
+    run = eval_run(broken, path="x", commit=None, branch=None)
+    assert run.status == "fail" and run.scores["outsider_false_positive_rate"] == 1.0
+    assert run.cases[0].errors == (
+        "candidate matches no gold lesson: pattern «Always wrap HTTP calls in the breaker.»",
+    )
