@@ -159,6 +159,7 @@ def matches(kind: str, quote: str, gold: GoldLesson) -> bool:
 
 def raw_comment(item: LabelledItem) -> RawComment:
     """The comment as the harvest would have read it from GitHub."""
+    anchor = "discussion_r" if item.source == "review" else "issuecomment-"
     return RawComment(
         kind="review" if item.source == "review" else "issue",
         pr=item.pr,
@@ -166,7 +167,7 @@ def raw_comment(item: LabelledItem) -> RawComment:
         author=item.author,
         user_type=item.user_type,
         body=item.body,
-        url=f"https://github.com/{item.repository}/pull/{item.pr}#issuecomment-{item.comment_id}",
+        url=f"https://github.com/{item.repository}/pull/{item.pr}#{anchor}{item.comment_id}",
         created_at="1970-01-01T00:00:00Z",
         path=item.path,
     )

@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from riverbed.errors import InputFormatError
 from riverbed.index.jsonbytes import loads
+from riverbed.index.secrets import secret_kind
 from riverbed.jsoninput import Walker, json_type
 from riverbed.lessons.model import KINDS, ProposalKind
 from riverbed.lessons.screen import LEVELS, level_allows
@@ -139,6 +140,10 @@ def _lesson(walker: Walker, raw: Any, body: str, path: str) -> GoldLesson:
         walker.fail(f"{path}.quote", "the gold quote is not in the body, word for word")
     if _normalise(anchor) not in _normalise(quote):
         walker.fail(f"{path}.anchor", "the anchor is not inside the gold quote")
+    if (shape := secret_kind(quote)) is not None:
+        # The check refuses such a quote, so it can be no gold lesson (and it would leak
+        # into the eval entry that names missed lessons).
+        walker.fail(f"{path}.quote", f"holds something shaped like a {shape}: no lesson")
     return GoldLesson(kind, quote, anchor)  # type: ignore[arg-type]  # enum checked above
 
 

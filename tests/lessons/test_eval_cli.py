@@ -212,6 +212,21 @@ def test_outsiders_and_bots_teach_nothing_through_the_cli(tmp_path: Path) -> Non
     }
 
 
+def test_a_directory_or_an_oversized_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from riverbed.cli.commands import lessons_eval
+    from riverbed.errors import InputFormatError
+
+    with pytest.raises(InputFormatError, match=r"cannot read the labelled set"):
+        lessons_eval.read_labelled(str(tmp_path))
+    monkeypatch.setattr(lessons_eval, "MAX_BYTES", 1000)
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * 1001)
+    with pytest.raises(InputFormatError, match=r"big.json: the labelled set is larger than"):
+        lessons_eval.read_labelled(str(big))
+
+
 def test_a_stub_given_model_flags_is_a_usage_error(tmp_path: Path) -> None:
     done = run_riverbed(
         "lessons", "eval", "--labelled", LABELLED, "--model", "gpt", cwd=repo(tmp_path)

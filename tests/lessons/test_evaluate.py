@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from riverbed.lessons.evaluate import KindScore, evaluate, matching
-from riverbed.lessons.labelled import GoldLesson, LabelledSet, parse_labelled
+from riverbed.lessons.labelled import GoldLesson, LabelledItem, LabelledSet, parse_labelled
 from riverbed.lessons.model import Proposal, ProposeResult, ProposerInfo, Utterance
 from riverbed.lessons.stub import StubProposer
 
@@ -263,3 +263,88 @@ def test_docs_state_the_stubs_measured_numbers() -> None:
         assert row in docs, row
     items = len(report.items)
     assert f"**{items} review comments in " in docs
+
+
+CUE_TEXT = st.lists(
+    st.sampled_from(
+        [
+            "Always wrap HTTP calls in the breaker.",
+            "We keep this on purpose.",
+            "never",
+            "must",
+            "\u200b",
+            "<!-- riverbed:finding -->",
+            "> quoted words",
+            "/riverbed suppress S101 --reason x",
+            "Don't log tokens.",
+            "\n\n",
+            "`code`",
+        ]
+    ),
+    max_size=8,
+).map(" ".join)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            CUE_TEXT, st.sampled_from(["none", "read", "triage", "write", "admin"]), st.booleans()
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_outsiders_never_produce_a_candidate_and_checks_only_remove(
+    comments: list[tuple[str, str, bool]],
+) -> None:
+    items = tuple(
+        LabelledItem(
+            repository="o/r",
+            pr=1,
+            comment_id=n + 1,
+            source="issue",
+            author="someone[bot]" if bot else "someone",
+            permission=level,
+            user_type="Bot" if bot else "User",
+            body=body,
+            pr_files=(),
+            lessons=(),
+            adversarial=True,
+        )
+        for n, (body, level, bot) in enumerate(comments)
+    )
+    report = evaluate(LabelledSet("gen", items, {}), StubProposer())
+    assert report.candidate_rate(lambda i: i.is_outsider)[0] == 0
+    for r in report.items:
+        if r.item.is_outsider:
+            assert r.refused is not None and not r.proposals
+        assert r.matched_after <= r.matched_before
+    for kind, after in report.scores["after"].items():
+        assert after.proposed <= report.scores["before"][kind].proposed
+
+
+def test_a_run_where_an_outsider_got_a_candidate_fails() -> None:
+    # The production screen never lets this happen; were it to, the run says so loudly.
+    from dataclasses import replace as change
+
+    from riverbed.lessons.check import check_proposal
+    from riverbed.lessons.eval_report import eval_run, passed
+
+    data = labelled(comment(1, "Always wrap HTTP calls in the breaker.", permission="read"))
+    report = evaluate(data, StubProposer())
+    assert passed(report) and eval_run(report, path="x", commit=None, branch=None).status == "pass"
+    (refused,) = report.items
+    utterance = Utterance(
+        id="5:issue:1", pr=5, comment_id=1, author="alice", url="u",
+        text=refused.item.body, created_at="2026-01-01T00:00:00Z",
+    )  # fmt: skip
+    (proposal,) = StubProposer().propose(utterance).proposals
+    forced = change(refused, refused=None, proposals=(proposal,),
+                    checked=(check_proposal(proposal, utterance, frozenset()),))  # fmt: skip
+    broken = change(report, items=(forced,))
+    assert not passed(broken)
+    run = eval_run(broken, path="x", commit=None, branch=None)
+    assert run.status == "fail" and run.scores["outsider_false_positive_rate"] == 1.0
+    assert run.cases[0].errors == (
+        "candidate matches no gold lesson: pattern «Always wrap HTTP calls in the breaker.»",
+    )

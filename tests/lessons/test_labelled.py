@@ -96,6 +96,7 @@ def _at(doc: dict[str, Any], *path: Any) -> Any:
 
 
 ITEM = ("pullRequests", 0, "utterances", 0)
+TOKEN = "ghp" + "_" + "Z9y8" * 9  # assembled: no credential literal in this file
 
 
 @pytest.mark.parametrize(
@@ -151,6 +152,16 @@ ITEM = ("pullRequests", 0, "utterances", 0)
             "the same comment as $.pullRequests[0].utterances[0]",
         ),
         (lambda d: d.update(knownRules={"o/r": [""]}), "$.knownRules['o/r'][0]", "rule id"),
+        (
+            lambda d: (
+                _at(d, *ITEM).update(body=f"Never commit {TOKEN} again."),
+                _at(d, *ITEM, "lessons", 0).update(
+                    quote=f"Never commit {TOKEN} again.", anchor="Never commit"
+                ),
+            ),
+            "lessons[0].quote",
+            "shaped like a",
+        ),
     ],
 )
 def test_a_bad_set_is_one_line_naming_file_and_path(change: Any, where: str, problem: str) -> None:

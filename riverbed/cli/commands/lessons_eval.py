@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING, Any
 from riverbed.cli.output import Context, add_common_options, add_now_option, emit_json, table
 from riverbed.errors import InputFormatError
 
+#: The largest labelled set read (the shipped one is under 300 kB).
+MAX_BYTES = 64 * 2**20
+
 if TYPE_CHECKING:
     from riverbed.lessons.evaluate import EvalReport
     from riverbed.lessons.labelled import LabelledSet
@@ -20,9 +23,14 @@ def read_labelled(path: str) -> LabelledSet:
     from riverbed.lessons.labelled import parse_labelled
 
     try:
-        data = Path(path).read_bytes()
+        with Path(path).open("rb") as file:
+            data = file.read(MAX_BYTES + 1)
     except OSError as exc:
         raise InputFormatError(f"{path}: cannot read the labelled set: {exc.strerror}") from None
+    if len(data) > MAX_BYTES:
+        raise InputFormatError(
+            f"{path}: the labelled set is larger than {MAX_BYTES // 2**20} MiB; split it"
+        )
     return parse_labelled(data, path)
 
 
