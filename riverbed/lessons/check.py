@@ -13,6 +13,7 @@ from riverbed.index.secrets import secret_kind
 from riverbed.lessons.model import KINDS, POLARITIES, Polarity, Proposal, ProposalKind, Utterance
 from riverbed.lessons.stub import is_trivial_anchor
 from riverbed.memory.globs import glob_match, is_glob
+from riverbed.text import with_article
 
 #: Every outcome a proposal can have, in the order the checks run (the first failing wins).
 CheckOutcome = Literal[
@@ -131,7 +132,7 @@ def has_invisible(text: str) -> bool:
 def unsafe_text(text: str) -> str | None:
     """Why words may not be kept as a quote (a credential, invisibles, markup), or None."""
     if (kind := secret_kind(text)) is not None:
-        return f"something shaped like a {kind}"
+        return f"something shaped like {with_article(kind)}"
     if has_invisible(text):
         return "invisible characters"
     if _MARKUP.search(text):
@@ -171,8 +172,11 @@ def known_rule_ids(entries: Iterable[Entry]) -> frozenset[str]:
 
 
 def narrow_paths(paths: Iterable[str], pr_files: Iterable[str]) -> tuple[tuple[str, ...], int]:
-    """The touched files the proposed paths name (a glob becomes the files it matches); dropped."""
-    touched = tuple(pr_files)
+    """The touched files the proposed paths name (a glob becomes the files it matches); dropped.
+
+    A file name shaped like a credential is dropped too: memory would refuse to keep it.
+    """
+    touched = tuple(f for f in pr_files if secret_kind(f) is None)
     kept: list[str] = []
     dropped = 0
     for path in paths:
@@ -234,7 +238,8 @@ def _outcome(proposal: Proposal, utterance: Utterance, known_rules: frozenset[st
         return Checked(proposal, "kind_none", "the proposer found no lesson")
     for name, value in (("quote", proposal.quote), ("statement", proposal.statement)):
         if (kind := secret_kind(value)) is not None:
-            return Checked(proposal, "secret", f"the {name} holds something shaped like a {kind}")
+            shaped = with_article(kind)
+            return Checked(proposal, "secret", f"the {name} holds something shaped like {shaped}")
     if found := _quote_problem(proposal, utterance.text):
         return Checked(proposal, found[0], found[1])
     paths, dropped = narrow_paths(proposal.paths, utterance.pr_files)

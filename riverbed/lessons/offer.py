@@ -9,8 +9,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from riverbed.errors import InvalidEntryError
 from riverbed.index.build import build_entry
 from riverbed.index.model import Context, Entry, Index, context
+from riverbed.index.schema import check_entry
+from riverbed.index.secrets import find_secret
 from riverbed.lessons.model import ProposerInfo
 from riverbed.lessons.stored import (
     LESSONS_AUTHOR,
@@ -25,7 +28,7 @@ from riverbed.lessons.stored import (
 from riverbed.lessons.weigh import Lesson, Weighed, WeighSettings
 from riverbed.memory.learning.candidates import CANDIDATE_TYPE, Offer, offers
 from riverbed.memory.learning.lesson_promotion import LESSON_CLUSTER
-from riverbed.text import cut, one_line
+from riverbed.text import cut, one_line, with_article
 
 
 def lesson_offers(entries: Sequence[Entry]) -> dict[str, Offer]:
@@ -147,6 +150,9 @@ class LessonPlan:
     states: Mapping[str, str]  # lesson id -> what happened to it, one line
     pending: tuple[Lesson, ...]
     state: StateChange
+    #: Lessons memory would refuse (a credential shape in a login or a file name, say): not
+    #: written, each named with why, so one bad lesson never stops the others.
+    unwritable: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -157,7 +163,21 @@ class LessonPlan:
             "pending": [p.lesson_id for p in self.pending],
             "pendingDropped": self.state.pending_dropped,
             "stateWritten": self.state.entry["id"] if self.state.entry else None,
+            "unwritable": list(self.unwritable),
         }
+
+
+def unwritable(value: Any) -> str | None:
+    """Why memory would refuse to store `value` (an entry, a held lesson), or None."""
+    found = find_secret(value)
+    if found is not None:
+        return f"its {found[0]} holds something shaped like {with_article(found[1])}"
+    if isinstance(value, dict) and "type" in value:
+        try:
+            check_entry(value)
+        except InvalidEntryError:
+            return "it does not fit the entry schema"
+    return None
 
 
 def _decide(w: Weighed, previous: Offer | None) -> tuple[str, bool]:
@@ -171,6 +191,18 @@ def _decide(w: Weighed, previous: Offer | None) -> tuple[str, bool]:
     if not w.offered:
         return f"held: {w.reason}", False
     return "offered", True
+
+
+def _hold(
+    lesson: Lesson,
+    proposer: ProposerInfo | Mapping[str, Any],
+    pending: list[tuple[Lesson, ProposerInfo | Mapping[str, Any]]],
+) -> str | None:
+    """Keep a held lesson for the next harvest unless memory would refuse it (then: why)."""
+    why = unwritable((lesson_json(lesson), evidence_json(lesson)))
+    if why is None:
+        pending.append((lesson, proposer))
+    return why
 
 
 def plan_lessons(
@@ -194,19 +226,25 @@ def plan_lessons(
     supersede: list[tuple[str, str]] = []
     states: dict[str, str] = {}
     pending: list[tuple[Lesson, ProposerInfo | Mapping[str, Any]]] = []
+    refused: list[str] = []
     for w in weighed:
         key = w.lesson.lesson_id
         previous = table.get(key)
         line, write = _decide(w, previous)
         proposer = proposers.get(key, {"backend": "unknown", "model": "unknown"})
-        if previous is None and not w.offered:
-            pending.append((w.lesson, proposer))
+        if previous is None and not w.offered and (why := _hold(w.lesson, proposer, pending)):
+            line = f"not kept: {why}"
+            refused.append(f"{key}: {line}")
         if not write:
             states[key] = line
             continue
         entry = build_lesson_candidate(
             w.lesson, proposer=proposer, settings=settings, previous=previous, now=now
         )
+        if why := unwritable(entry):
+            states[key] = f"not written: {why}"
+            refused.append(f"{key}: not written: {why}")
+            continue
         if entry["id"] in taken:
             states[key] = f"unchanged: {entry['id']} is in memory"
             continue
@@ -223,4 +261,5 @@ def plan_lessons(
     change = build_state_entry(
         repository=repository, cursor=cursor, pending=pending, previous=state, now=now
     )
-    return LessonPlan(tuple(new), tuple(supersede), states, tuple(p for p, _ in pending), change)
+    held = tuple(p for p, _ in pending)
+    return LessonPlan(tuple(new), tuple(supersede), states, held, change, tuple(refused))

@@ -30,6 +30,8 @@ def _counts(report: LessonsReport) -> list[tuple[str, str]]:
         rows.append(("evidence left out", dropped))
     if report.plan.state.pending_dropped:
         rows.append(("held lessons over the cap", str(report.plan.state.pending_dropped)))
+    if report.plan.unwritable:
+        rows.append(("lessons memory would refuse", str(len(report.plan.unwritable))))
     if report.state_unreadable:
         rows.append(("held lessons unreadable in memory", str(report.state_unreadable)))
     return rows
@@ -51,6 +53,7 @@ def report_text(report: LessonsReport) -> str:
     lines += [f"{k.ljust(width)}  {terminal(v)}" for k, v in _counts(report)]
     lines += [f"note: {terminal(n)}" for n in report.notes]
     lines += [f"failed: {terminal(d)}" for d in report.failure_details]
+    lines += [f"refused by memory: {terminal(u)}" for u in report.plan.unwritable]
     for w in report.lessons:
         lesson = w.lesson
         state = report.plan.states.get(lesson.lesson_id, "")

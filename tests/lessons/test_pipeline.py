@@ -186,3 +186,29 @@ def test_refusals_are_listed_without_echoing_what_the_model_wrote() -> None:
     assert [r["outcome"] for r in refusals] == ["malformed", "wrong_utterance"]
     assert token not in str(refusals)
     assert {r["utteranceId"] for r in refusals} == {a.id}
+
+
+def test_a_lesson_memory_would_refuse_is_named_and_the_others_are_written(
+    tmp_path: Path,
+) -> None:
+    index = tmp_path / "index.json"
+    login = "AKIA" + "ABCDEFGHIJ234567"  # a valid GitHub login shaped like an AWS key id
+    token_file = "src/ghp" + "_" + "P0o9" * 9 + ".py"
+    said = (
+        say(1, "alice", WRAP),
+        say(2, "bob", "We always wrap HTTP calls, please."),
+        say(3, login, "Never call the payments API from a view."),
+        say(4, "carol", "Never call the payments API from a view, again."),
+        replace(say(5, "dave", "We keep the retry loop on purpose here."), path=token_file),
+    )
+    said = (*said[:4], replace(said[4], pr_files=(token_file,)))
+    report = write_lessons(
+        index, harvest(*said), StubProposer(), now=NOW, settings=LessonsSettings()
+    )
+    (written,) = report.plan.new
+    assert context(written)["authors"] == ["alice", "bob"]
+    (refused,) = report.plan.unwritable
+    assert "holds something shaped like an AWS access key id" in refused
+    assert login not in refused
+    assert report.outcomes["paths_outside_pr"] == 1  # the token-shaped file name was dropped
+    assert login not in index.read_text(encoding="utf-8")
