@@ -164,7 +164,7 @@ def _lesson_lines(offered: Sequence[Offer]) -> list[str]:
         f"{len(rows)} lesson candidate(s) from what reviewers with write access wrote, each "
         "quote checked word for word against the comment. Nothing is applied by itself.",
         "",
-        *[line for line in lesson_table(rows) if line],
+        *"\n".join(lesson_table(rows)).rstrip("\n").split("\n"),
     ]
 
 
