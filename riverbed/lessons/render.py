@@ -23,7 +23,7 @@ def _counts(report: LessonsReport) -> list[tuple[str, str]]:
         ("paths outside the pull request dropped", str(report.paths_dropped)),
         ("lessons", str(len(report.lessons))),
         ("offered", str(len(report.offered))),
-        ("candidates written", str(len(report.plan.new))),
+        ("new candidates", str(len(report.plan.new))),
         ("held below the threshold", str(len(report.plan.pending))),
     ]
     if dropped:
