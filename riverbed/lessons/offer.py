@@ -7,7 +7,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from riverbed.errors import InvalidEntryError
 from riverbed.index.build import build_entry
@@ -29,6 +29,9 @@ from riverbed.lessons.weigh import Lesson, Weighed, WeighSettings
 from riverbed.memory.learning.candidates import CANDIDATE_TYPE, Offer, offers
 from riverbed.memory.learning.lesson_promotion import LESSON_CLUSTER
 from riverbed.text import cut, one_line, with_article
+
+#: Who proposed a lesson memory holds without saying so.
+UNKNOWN_PROPOSER: Final[Mapping[str, str]] = {"backend": "unknown", "model": "unknown"}
 
 
 def lesson_offers(entries: Sequence[Entry]) -> dict[str, Offer]:
@@ -231,7 +234,7 @@ def plan_lessons(
         key = w.lesson.lesson_id
         previous = table.get(key)
         line, write = _decide(w, previous)
-        proposer = proposers.get(key, {"backend": "unknown", "model": "unknown"})
+        proposer = proposers.get(key, UNKNOWN_PROPOSER)
         if previous is None and not w.offered and (why := _hold(w.lesson, proposer, pending)):
             line = f"not kept: {why}"
             refused.append(f"{key}: {line}")

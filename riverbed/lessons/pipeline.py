@@ -11,7 +11,13 @@ from typing import Any, Final
 from riverbed.index.model import Entry, context
 from riverbed.lessons.check import OUTCOMES, Checked, check_proposal, known_rule_ids
 from riverbed.lessons.model import Harvest, Proposer, ProposeResult, ProposerInfo
-from riverbed.lessons.offer import LessonPlan, lesson_offers, offered_lesson, plan_lessons
+from riverbed.lessons.offer import (
+    UNKNOWN_PROPOSER,
+    LessonPlan,
+    lesson_offers,
+    offered_lesson,
+    plan_lessons,
+)
 from riverbed.lessons.stored import read_state
 from riverbed.lessons.weigh import Lesson, Weighed, WeighSettings, lesson_id, weigh
 
@@ -20,8 +26,6 @@ FAILURES: Final = ("parse_failed", "refused", "truncated", "request_failed")
 #: Failure details kept in the report, at most (the rest are counted).
 MAX_DETAILS: Final = 20
 MAX_REFUSALS_SHOWN: Final = 100
-#: Who proposed a lesson memory holds without saying so.
-UNKNOWN_PROPOSER: Final[Mapping[str, str]] = {"backend": "unknown", "model": "unknown"}
 
 
 @dataclass(frozen=True)

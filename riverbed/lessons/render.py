@@ -5,11 +5,9 @@ from __future__ import annotations
 from riverbed.lessons.pipeline import LessonsReport
 from riverbed.text import code, inline, plural, table, terminal
 
-_NO_REFUSALS = "none"
-
 
 def _counts(report: LessonsReport) -> list[tuple[str, str]]:
-    refused = ", ".join(f"{k} {v}" for k, v in sorted(report.refused.items())) or _NO_REFUSALS
+    refused = ", ".join(f"{k} {v}" for k, v in sorted(report.refused.items())) or "none"
     failures = ", ".join(f"{k} {v}" for k, v in report.failures.items() if v) or "none"
     outcomes = ", ".join(f"{k} {v}" for k, v in report.outcomes.items() if v) or "none"
     dropped = ", ".join(f"{k} {v}" for k, v in sorted(report.evidence_dropped.items()))
