@@ -179,14 +179,21 @@ def _found_in(anchor: str, words: WordIndex, dropped: Counter[str]) -> list[Evid
 
 
 def _one_per_pr_author(items: Iterable[Evidence], dropped: Counter[str]) -> tuple[Evidence, ...]:
-    """One item per (pull request, author), the first kept; past MAX_EVIDENCE counted."""
+    """One item per (pull request, author), the first kept; past MAX_EVIDENCE counted.
+
+    Over the cap, every pull request keeps one item before any keeps a second, so the cap
+    costs authors shown before it costs weight.
+    """
     seen: dict[tuple[int, str], Evidence] = {}
     for item in items:
         seen.setdefault((item.pr, item.author), item)
     kept = sorted(seen.values(), key=lambda e: (e.pr, e.author))
     if len(kept) > MAX_EVIDENCE:
         dropped["evidence_over_cap"] += len(kept) - MAX_EVIDENCE
-        kept = kept[:MAX_EVIDENCE]
+        firsts = {e.pr: e for e in reversed(kept)}  # each pull request's first item
+        rest = [e for e in kept if firsts[e.pr] is not e]
+        chosen = [*sorted(firsts.values(), key=lambda e: e.pr), *rest][:MAX_EVIDENCE]
+        kept = sorted(chosen, key=lambda e: (e.pr, e.author))
     return tuple(kept)
 
 

@@ -179,3 +179,15 @@ def test_proposals_with_one_statement_are_one_lesson_weighed_by_its_anchor() -> 
     assert w.lesson.quotes == (la.quote, lb.quote)
     assert w.lesson.anchor == la.anchor
     assert w.lesson.prs == (1,)  # bob never said the anchor: his pull request adds no weight
+
+
+def test_over_the_evidence_cap_pull_requests_are_kept_before_extra_authors() -> None:
+    from riverbed.lessons.weigh import MAX_EVIDENCE
+
+    crowd = [say(1, f"w{n:02}", WRAP, comment=n + 1) for n in range(MAX_EVIDENCE)]
+    later = [say(pr, "zed", WRAP, comment=1000 + pr) for pr in range(2, 12)]
+    result = weigh(checked(crowd[0]), [*crowd, *later], [], WeighSettings())
+    (w,) = result.lessons
+    assert w.lesson.prs == tuple(range(1, 12))  # every pull request counted
+    assert len(w.lesson.evidence) == MAX_EVIDENCE
+    assert result.dropped == {"evidence_over_cap": 10}
