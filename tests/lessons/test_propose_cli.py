@@ -175,3 +175,21 @@ def test_model_flags_need_a_model_backend(tmp_path: Path) -> None:
     code, _, output = propose(tmp_path, harvest, "--model", "x")
     assert code == 2
     assert "--backend openai|ollama" in output
+
+
+def test_write_is_refused_in_a_job_a_pull_request_woke(tmp_path: Path) -> None:
+    harvest = harvest_file(tmp_path, say(1, "alice", WRAP), say(2, "bob", WRAP))
+    index = tmp_path / "index.json"
+    run_riverbed("--index", index, "init", cwd=tmp_path)
+    before = index.read_bytes()
+    runner = {"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request_target"}
+    args = ("--index", index, "lessons", "propose", "--harvest", harvest)
+    refused = run_riverbed(*args, "--write", cwd=tmp_path, env=runner)
+    assert refused.returncode == 2
+    assert "does not run in a pull_request_target job" in refused.stderr
+    assert index.read_bytes() == before
+    # Reading (no --write) is harmless there; the scheduled job may write.
+    assert run_riverbed(*args, cwd=tmp_path, env=runner).returncode == 0
+    scheduled = {"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "schedule"}
+    assert run_riverbed(*args, "--write", cwd=tmp_path, env=scheduled).returncode == 0
+    assert index.read_bytes() != before

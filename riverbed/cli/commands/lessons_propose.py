@@ -51,6 +51,20 @@ def make_proposer(args: argparse.Namespace) -> Any:
     )
 
 
+def refuse_writing_in_pull_request_jobs(write: bool) -> None:
+    """`--write` inside a job a pull request or comment woke: its harvest file is not to be
+    trusted there (the pull request's own code could have written it)."""
+    from riverbed.cli.commands.lessons_harvest import REFUSED_EVENTS
+
+    event = os.environ.get("GITHUB_EVENT_NAME", "")
+    if write and os.environ.get("GITHUB_ACTIONS") == "true" and event in REFUSED_EVENTS:
+        raise UsageError(
+            f"riverbed lessons propose --write does not run in a {event} job: a pull request "
+            "could have written its harvest file; run it in the scheduled job or from a "
+            "maintainer's command line"
+        )
+
+
 def _cmd_propose(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import load, parse_now
     from riverbed.lessons.harvest_file import read_harvest
@@ -58,6 +72,7 @@ def _cmd_propose(args: argparse.Namespace, context: Context) -> int:
     from riverbed.lessons.record_lessons import write_lessons
     from riverbed.lessons.render import report_text
 
+    refuse_writing_in_pull_request_jobs(args.write)
     now = parse_now(args.now)
     harvest = read_harvest(Path(args.harvest))
     proposer = make_proposer(args)
