@@ -178,6 +178,17 @@ def toplevel(cwd: str | os.PathLike[str]) -> str | None:
     return done.stdout.decode("utf-8", "surrogateescape").strip() or None
 
 
+def tracked_files(cwd: str | os.PathLike[str]) -> list[str] | None:
+    """Every file git tracks in the work tree holding `cwd` (from its root), or None."""
+    root = toplevel(cwd)
+    if root is None:
+        return None
+    done = _try_git(["-c", "core.quotePath=false", "ls-files", "-z", "--full-name"], root)
+    if done is None or done.returncode != 0:
+        return None
+    return [n for n in done.stdout.decode("utf-8", "surrogateescape").split("\0") if n]
+
+
 def unmerged_blobs(path: str | os.PathLike[str]) -> dict[int, bytes]:
     """Git's copies of a file in the middle of a merge: {1: base, 2: ours, 3: theirs}.
 

@@ -52,6 +52,11 @@ INPUT_DEFAULTS: Mapping[str, str] = types.MappingProxyType(
         "archive-after-days": "180",
         "import-code-scanning": "false",
         "reactions-feedback": "true",
+        "lessons": "off",
+        "lessons-base-url": "",
+        "lessons-model": "",
+        "lessons-api-key-env": "",
+        "lessons-min-prs": "2",
     }
 )
 MAX_RETENTION_DAYS = 400

@@ -13,6 +13,7 @@ from riverbed.action.memory_job import AppendOutcome
 from riverbed.errors import ActionConfigError, GitHubError, UsageError
 from riverbed.evals.history import eval_history
 from riverbed.github import issues as gh_issues
+from riverbed.gitio import tracked_files
 from riverbed.index.storage import read_index
 from riverbed.memory.identity import recorded_identity
 from riverbed.memory.learning.analysis import analyze_memory
@@ -24,6 +25,11 @@ from riverbed.memory.learning.issue_plan import (
     IssueAction,
     parse_issue_marker,
     plan_issues,
+)
+from riverbed.memory.learning.lesson_view import (
+    lesson_rows,
+    lessons_markdown,
+    lessons_without_ground,
 )
 from riverbed.memory.learning.model import (
     DEFAULT_DRIFT_RUNS,
@@ -84,6 +90,17 @@ def open_issues_wanted(config: ActionConfig) -> bool:
     return text == "true"
 
 
+def _lessons_markdown(context: ActionContext, work: Path) -> str:
+    """Lesson candidates and, in a checkout, promoted lessons whose files are gone ("" if none)."""
+    index = read_index(work) if work.exists() else None
+    rows = lesson_rows(index) if index is not None else ()
+    files = tracked_files(context.config.workspace) if context.config.workspace.is_dir() else None
+    ungrounded = lessons_without_ground(index, set(files)) if index and files is not None else ()
+    if not rows and not ungrounded:
+        return ""
+    return "\n" + lessons_markdown(rows, ungrounded, heading="####")
+
+
 def learn(context: ActionContext, work: Path) -> AppendOutcome:
     """After expiry: analyze the working index and write the candidates it offers."""
     thresholds = thresholds_from_inputs(context.config)
@@ -105,6 +122,7 @@ def learn(context: ActionContext, work: Path) -> AppendOutcome:
         markdown += (
             "\n" + "\n".join(f"- wrote candidate {code(str(e['id']))}" for e in plan.new) + "\n"
         )
+    markdown += _lessons_markdown(context, work)
     outputs = {
         "candidates": str(len(plan.new)),
         "repeated-suppressions": str(len(insights.clusters)),

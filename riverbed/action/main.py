@@ -29,6 +29,12 @@ def run_action(
             f"trusted-events includes {', '.join(risky)}: runs of those events can carry "
             "changes from outside the repository's writers into shared memory"
         )
+    lessons = config.input("lessons").strip().lower()
+    if config.mode != "expire" and lessons not in ("", "off"):
+        runner.warning(
+            f"input lessons is {lessons!r}, but only the scheduled job (mode expire) learns "
+            f"lessons; this run is mode {config.mode}, so nothing is harvested"
+        )
     via = " (mode auto)" if config.requested_mode == "auto" else ""
     runner.info(f"riverbed: mode {config.mode}{via}, event {config.event_name or '(none)'}")
     context = ActionContext(

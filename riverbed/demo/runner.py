@@ -76,6 +76,7 @@ def run_demo(
     from riverbed.demo.act_action import ACT_TWO, stand_in
     from riverbed.demo.act_history import ACT_FOUR
     from riverbed.demo.act_learning import ACT_THREE
+    from riverbed.demo.act_lessons import ACT_LESSONS
     from riverbed.demo.act_memory import ACT_ONE
     from riverbed.index.dates import utc_now
 
@@ -86,7 +87,11 @@ def run_demo(
     state = DemoState(root=root, timeline=Timeline(start), kept=keep or not throwaway)
     try:
         # Act 2 goes on with the same stand-in: history, threads, suggestions, reactions.
-        acts = [(ACT_ONE, _no_setup), (ACT_TWO + ACT_FOUR, stand_in), (ACT_THREE, _no_setup)]
+        acts = [
+            (ACT_ONE, _no_setup),
+            (ACT_TWO + ACT_FOUR, stand_in),
+            (ACT_THREE + ACT_LESSONS, _no_setup),
+        ]
         steps, failure = run_steps(state, acts)
     finally:
         if throwaway and not keep:

@@ -164,6 +164,15 @@ class Context(TypedDict, total=False):
     suggestion: dict[str, Any]
     reOffers: int
     previous: dict[str, Any]
+    # lesson candidates and the lessons' harvest state (riverbed/lessons/, docs/LESSONS.md)
+    lesson: dict[str, Any]
+    evidence: list[dict[str, Any]]
+    proposer: dict[str, str]
+    minAuthors: int
+    repository: str
+    harvestedAt: str
+    pending: list[dict[str, Any]]
+    pendingDropped: int
 
 
 class Entry(TypedDict):

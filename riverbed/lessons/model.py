@@ -43,11 +43,13 @@ class Harvest:
 
     repository: str  # "owner/name"
     harvested_at: str  # when this harvest ran (the next harvest's `since`)
-    since: str | None  # the cursor it started from (None: everything, or one `--pr`)
+    since: str | None  # the cursor it started from (None: one `--pr`; the cursor stays)
     utterances: tuple[Utterance, ...]
     refused: Mapping[str, int]  # reason -> count ("outsider", "bot", "command", "secret", ...)
     comments_read: int  # every comment looked at, kept or refused
     prs: tuple[int, ...] = ()  # merged pull requests read
+    #: The one pull request a `--pr N` harvest read: the cursor then stays where it was.
+    only_pr: int | None = None
 
 
 @dataclass(frozen=True)

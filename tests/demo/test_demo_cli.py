@@ -62,8 +62,9 @@ def test_the_demo_finishes_every_step_and_cleans_up(story: dict[str, Any]) -> No
         "thread-resolved",
         "reactions-candidate",
         "learn",
+        "lesson",
     ]
-    assert [s["number"] for s in story["steps"]] == list(range(1, 18))
+    assert [s["number"] for s in story["steps"]] == list(range(1, 19))
     assert "removed afterwards" in story["directory"]
     assert not Path(story["directory"].split(" ")[0]).exists()
 
@@ -77,6 +78,16 @@ def test_a_repeated_suppression_becomes_a_candidate_a_maintainer_promotes(
     assert learn["glob"] == "tests/**/test_*.py"
     assert learn["promotedFrom"] == learn["candidate"]
     assert learn["promotedTo"].startswith("suppression-s101-")
+
+
+def test_what_two_reviewers_wrote_becomes_a_lesson_a_maintainer_promotes(
+    story: dict[str, Any],
+) -> None:
+    lesson = _facts(story, "lesson")
+    assert (lesson["weight"], lesson["prs"], lesson["authors"]) == (2, [4, 5], ["dev-lee", "maria"])
+    assert lesson["outcomes"]["accepted"] == lesson["proposals"] == 2
+    assert lesson["promotedType"] == "pattern"
+    assert lesson["content"].startswith("“Always round money with Decimal, never float.”")
 
 
 def test_suppressed_count_goes_from_zero_to_one(story: dict[str, Any]) -> None:

@@ -156,6 +156,14 @@ def test_every_endpoint_over_plain_http_validates(
     assert http.get(f"{repo_url}/issues", params={"labels": "riverbed"}).json() == []
     assert http.get(f"{gh.api_url}/user").status_code == 403  # an installation token
 
+    gh.merge_pull(pull)
+    listing_params = {"state": "closed", "sort": "updated", "direction": "desc"}
+    merged = http.get(f"{repo_url}/pulls", params=listing_params).json()
+    assert [(p["number"], p["state"]) for p in merged] == [(pull, "closed")]
+    assert merged[0]["merged_at"] == merged[0]["closed_at"] is not None
+    assert http.get(f"{repo_url}/pulls").json() == []
+    assert http.get(f"{repo_url}/pulls", params={"state": "merged"}).status_code == 422
+
     gh.read_only = True
     denied = http.post(f"{repo_url}/issues/{pull}/comments", json={"body": "nope"})
     assert denied.status_code == 403
@@ -244,6 +252,10 @@ def test_every_endpoint_through_pygithub_validates(
     assert [r.content for r in fetched.get_reactions()] == ["rocket"]
     every = list(repo.get_pulls_review_comments(sort="updated", direction="desc"))
     assert {c.id for c in every} == {c.id for c in pr.get_review_comments()}
+    gh.merge_pull(pull)
+    closed = list(repo.get_pulls(state="closed", sort="updated", direction="desc"))
+    assert [(p.number, p.merged_at is not None) for p in closed] == [(pull, True)]
+    assert repo.get_pull(pull).merged
 
     assert gh.schema_problems == []
     assert covered(gh, openapi) == openapi.operation_ids

@@ -1,14 +1,16 @@
 """Mode `expire` (schedule): restore → expire → compact → (opt-in) import code scanning
-dismissals → reactions as feedback → learn → stage; then (opt-in) issues."""
+dismissals → reactions as feedback → (opt-in) lessons → learn → stage; then (opt-in) issues."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from riverbed.action.code_scanning_job import import_step, import_wanted
 from riverbed.action.context import ActionContext
 from riverbed.action.learning_job import issues_summary, learn
+from riverbed.action.lessons_job import check_lessons, lessons_step
 from riverbed.action.memory_job import AppendOutcome, run_memory_job, write_outputs
 from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.reactions_job import reactions_step, reactions_wanted
@@ -32,11 +34,14 @@ def import_then_learn(context: ActionContext, work: Path) -> AppendOutcome:
     """Import code scanning dismissals (when asked), then learn from the memory that results."""
     imported = import_step(context, work)
     reacted = reactions_step(context, work)
+    lessons = lessons_step(context, work)
     learned = learn(context, work)
     return AppendOutcome(
-        appended=(*reacted.appended, *learned.appended),
+        appended=(*reacted.appended, *lessons.appended, *learned.appended),
         unchanged=learned.unchanged,
-        markdown=imported.markdown + "\n" + reacted.markdown + "\n" + learned.markdown,
+        markdown="\n".join(
+            (imported.markdown, reacted.markdown, lessons.markdown, learned.markdown)
+        ),
         outputs={**imported.outputs, **learned.outputs},
         regressions=learned.regressions,
     )
@@ -47,6 +52,7 @@ def run(context: ActionContext) -> int:
     days = archive_after_days(context)
     import_wanted(context.config)  # a bad value fails before anything is restored or written
     reactions_wanted(context.config)
+    check_lessons(context.config, os.environ)
     report = run_memory_job(
         context, mode="expire", append=import_then_learn, compact_after_days=days
     )

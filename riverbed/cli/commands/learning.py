@@ -64,12 +64,32 @@ def thresholds_from(args: argparse.Namespace) -> Thresholds:
     )
 
 
+def _lessons(context: Context, index: Any) -> tuple[Any, Any]:
+    """Lesson candidates, and promoted lessons whose files are gone (None: no git checkout)."""
+    from riverbed.gitio import tracked_files
+    from riverbed.memory.learning.lesson_view import lesson_rows, lessons_without_ground
+
+    folder = context.index_path.parent
+    files = tracked_files(folder) if folder.is_dir() else None
+    ungrounded = None if files is None else lessons_without_ground(index, set(files))
+    return lesson_rows(index), ungrounded
+
+
+def _lessons_json(lessons: Any, ungrounded: Any) -> dict[str, Any]:
+    """`lessons` and `lessonsWithoutGround` (null: not checked, no git checkout)."""
+    return {
+        "lessons": [r.as_dict() for r in lessons],
+        "lessonsWithoutGround": None if ungrounded is None else [u.as_dict() for u in ungrounded],
+    }
+
+
 def _cmd_insights(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import load, parse_now
     from riverbed.memory.dead_suppressions import dead_suppressions, dead_text
     from riverbed.memory.learning.analysis import analyze_memory
     from riverbed.memory.learning.candidate_store import write_candidates
     from riverbed.memory.learning.candidates import offer_states
+    from riverbed.memory.learning.lesson_view import lessons_markdown, lessons_text
     from riverbed.memory.learning.render import render_markdown, render_text
     from riverbed.memory.reaction_feedback import (
         feedback_by_rule,
@@ -91,11 +111,13 @@ def _cmd_insights(args: argparse.Namespace, context: Context) -> int:
         states = offer_states(index, insights)
     dead = dead_suppressions(index)
     signals = recorded_signals(index)
+    lessons, ungrounded = _lessons(context, index)
     if context.as_json:
         data = {"path": str(context.index_path), **insights.as_dict(), "candidates": states}
         data["deadSuppressions"] = dead.to_dict()
         data["feedback"] = feedback_by_rule(signals)
         data["feedbackCandidates"] = feedback_candidates(signals)
+        data.update(_lessons_json(lessons, ungrounded))
         if written is not None:
             data["written"] = written
         emit_json(data)
@@ -103,6 +125,10 @@ def _cmd_insights(args: argparse.Namespace, context: Context) -> int:
     print(render_markdown(insights, states) if args.markdown else render_text(insights, states))
     print(dead_text(dead, markdown=args.markdown))
     print(terminal_lines(feedback_text(signals)))
+    if args.markdown:
+        print(lessons_markdown(lessons, ungrounded, heading="##"))
+    else:
+        print(lessons_text(lessons, ungrounded))
     if written is not None:
         count = len(written["written"])
         print(f"\nwrote {plural(count, 'promotion candidate')} to {context.index_path}", end="")

@@ -6,7 +6,11 @@ import importlib
 from typing import Any
 
 #: Modules that add a `lessons` verb; each has `register(lessons_subparsers)`.
-LESSON_VERB_MODULES: tuple[str, ...] = ()
+LESSON_VERB_MODULES: tuple[str, ...] = (
+    "riverbed.cli.commands.lessons_harvest",
+    "riverbed.cli.commands.lessons_propose",
+    "riverbed.cli.commands.lessons_eval",
+)
 
 
 def register(subparsers: Any) -> None:

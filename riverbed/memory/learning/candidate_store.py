@@ -19,6 +19,7 @@ from riverbed.index.storage import update_index
 from riverbed.index.store import _check_new as check_new_entry
 from riverbed.memory.learning.analysis import DEFAULT_THRESHOLDS, analyze_memory
 from riverbed.memory.learning.candidates import CandidatePlan, Offer, plan_candidates, resolve
+from riverbed.memory.learning.lesson_promotion import is_lesson_candidate, promoted_lesson_entry
 from riverbed.memory.learning.model import Insights, Thresholds
 from riverbed.memory.record_suppression import SuppressionSpec, build_suppression_entry
 
@@ -90,6 +91,12 @@ def _promoted_entry(
     source_comment_id: int | None,
     links: tuple[str, ...],
 ) -> Entry:
+    if is_lesson_candidate(offer.entry):
+        taken = set(entries_by_id(index))
+        source = (source_pr, source_comment_id)
+        return promoted_lesson_entry(
+            offer.entry, author=author, now=now, taken_ids=taken, links=links, source=source
+        )
     ctx = context(offer.entry)
     candidate_id = str(offer.entry["id"])
     prs = ", ".join(f"#{n}" for n in ctx.get("prs", []))

@@ -13,6 +13,8 @@ from riverbed.errors import RiverbedError
 from riverbed.evals.compare import compare_suite
 from riverbed.evals.history import EvalHistory
 from riverbed.memory.learning.candidates import Offer
+from riverbed.memory.learning.lesson_promotion import is_lesson_candidate
+from riverbed.memory.learning.lesson_view import lesson_rows, lesson_table
 from riverbed.memory.learning.model import Insights
 from riverbed.memory.learning.render import thresholds_line
 from riverbed.text import code, defuse_markers, inline, one_line, table
@@ -160,7 +162,22 @@ def _regression_actions(
     return actions
 
 
+def _lesson_lines(offered: Sequence[Offer]) -> list[str]:
+    """The lesson candidates on offer: a table, and each suppression hint's command."""
+    rows = lesson_rows({"version": "1", "entries": [o.entry for o in offered]})
+    if not rows:
+        return []
+    return [
+        f"{len(rows)} lesson candidate(s) from what reviewers with write access wrote, each "
+        "quote checked word for word against the comment. Nothing is applied by itself.",
+        "",
+        *"\n".join(lesson_table(rows)).rstrip("\n").split("\n"),
+    ]
+
+
 def _candidates_body(insights: Insights, offered: Sequence[Offer], held: int) -> str:
+    lessons = [o for o in offered if is_lesson_candidate(o.entry)]
+    offered = [o for o in offered if not is_lesson_candidate(o.entry)]
     rows = []
     for offer in offered:
         ctx = offer.entry.get("context", {})
@@ -175,12 +192,20 @@ def _candidates_body(insights: Insights, offered: Sequence[Offer], held: int) ->
                 str(offer.re_offers),
             ]
         )
-    lines = [
-        f"{len(offered)} promotion candidate(s) on offer: suppressions that recurred in at "
-        f"least {insights.thresholds.min_prs} distinct pull requests. Nothing is applied by "
-        "itself; a maintainer decides.",
-        "",
-        table(["candidate", "cluster", "weight", "pull requests", "suggestion", "re-offers"], rows),
+    lines: list[str] = []
+    if offered or not lessons:
+        lines += [
+            f"{len(offered)} promotion candidate(s) on offer: suppressions that recurred in at "
+            f"least {insights.thresholds.min_prs} distinct pull requests. Nothing is applied by "
+            "itself; a maintainer decides.",
+            "",
+            table(
+                ["candidate", "cluster", "weight", "pull requests", "suggestion", "re-offers"], rows
+            ),
+        ]
+    if lessons:
+        lines += ["", *_lesson_lines(lessons)] if offered else _lesson_lines(lessons)
+    lines += [
         "",
         "Promote with `/riverbed promote ID` on any pull request (or `riverbed promote ID`), "
         'decline with `/riverbed decline ID --reason "…"`.',

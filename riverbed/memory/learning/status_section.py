@@ -7,11 +7,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from riverbed.index.model import Entry, Index
+from riverbed.index.model import Entry, Index, context
 from riverbed.memory.learning.analysis import DEFAULT_THRESHOLDS, analyze_memory
 from riverbed.memory.learning.candidates import Offer, offers
+from riverbed.memory.learning.lesson_promotion import is_lesson_candidate
 from riverbed.memory.learning.model import Cluster, Insights, Thresholds
 from riverbed.memory.learning.render import thresholds_line
+from riverbed.text import one_line
 
 
 def learning_section(
@@ -31,12 +33,39 @@ def learning_section(
     candidates. Without them each is read from `index`.
     """
     insights = analyze_memory(index, now=now, thresholds=thresholds, active=active, evals=evals)
+    table = offers(index, candidates)
     return {
         "thresholds": thresholds.as_dict(),
-        "repeated": _repeated(insights, offers(index, candidates), limit),
+        "repeated": _repeated(insights, table, limit),
         "stale": _stale(insights, limit),
         "drift": _drift(insights, limit),
         "regressions": len(insights.regressions),
+        "lessons": _lessons(table, limit),
+    }
+
+
+def _lessons(table: dict[str, Offer], limit: int) -> dict[str, Any]:
+    """Lesson candidates by state, and the offered ones, heaviest first."""
+    mine = [o for o in table.values() if is_lesson_candidate(o.entry)]
+    states = Counter(o.state for o in mine)
+    offered = sorted(
+        (o for o in mine if o.state == "offered"),
+        key=lambda o: (-int(context(o.entry).get("weight") or 0), o.cluster_id),
+    )
+    items = [
+        {
+            "candidateId": o.entry["id"],
+            "kind": str(context(o.entry).get("lesson", {}).get("kind", "?")),
+            "weight": context(o.entry).get("weight"),
+            "statement": one_line(context(o.entry).get("lesson", {}).get("statement", ""), 120),
+        }
+        for o in offered[:limit]
+    ]
+    return {
+        "count": len(mine),
+        "shown": len(items),
+        "items": items,
+        "candidates": {s: states.get(s, 0) for s in ("offered", "declined", "promoted")},
     }
 
 
@@ -124,5 +153,13 @@ def render_learning(section: dict[str, Any]) -> list[str]:
         f"{section['regressions']}"
     )
     lines += [f"    {d['suite']} · {d['metric']}" for d in drift["items"]]
+    lessons = section.get("lessons")
+    if lessons and lessons["count"]:
+        states = ", ".join(f"{n} {s}" for s, n in lessons["candidates"].items() if n)
+        lines.append(f"  lessons from review comments: {lessons['count']} ({states})")
+        lines += [
+            f"    {i['candidateId']} ({i['kind']}): weight {i['weight']} — {i['statement']}"
+            for i in lessons["items"]
+        ]
     lines.append("  details and suggestions: `riverbed insights`")
     return lines

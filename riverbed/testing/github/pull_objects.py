@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from riverbed.testing.github.objects import JSON, Site, fake_sha, node_id, timestamp
+
+
+def _stamp_or(moment: Any, default: str | None) -> str | None:
+    """A stored moment as GitHub writes it, or `default` when there is none."""
+    return timestamp(moment) if moment is not None else default
 
 
 # long: GitHub's pull-request object, one key per documented field
@@ -48,7 +55,7 @@ def pull_json(  # noqa: PLR0917 - one value per part of the object
         "comments_url": f"{issue_api}/comments",
         "statuses_url": f"{site.repo_api}/statuses/{pull['head_sha']}",
         "number": number,
-        "state": "open",
+        "state": pull.get("state", "open"),
         "locked": False,
         "title": pull["title"],
         "user": user,
@@ -57,10 +64,10 @@ def pull_json(  # noqa: PLR0917 - one value per part of the object
         "milestone": None,
         "active_lock_reason": None,
         "created_at": stamp,
-        "updated_at": stamp,
-        "closed_at": None,
-        "merged_at": None,
-        "merge_commit_sha": None,
+        "updated_at": _stamp_or(pull.get("updated_at"), stamp),
+        "closed_at": _stamp_or(pull.get("closed_at"), None),
+        "merged_at": _stamp_or(pull.get("merged_at"), None),
+        "merge_commit_sha": pull.get("merge_commit_sha"),
         "assignee": None,
         "assignees": [],
         "requested_reviewers": [],
@@ -80,7 +87,7 @@ def pull_json(  # noqa: PLR0917 - one value per part of the object
         "author_association": "CONTRIBUTOR",
         "auto_merge": None,
         "draft": False,
-        "merged": False,
+        "merged": pull.get("merged_at") is not None,
         "mergeable": True,
         "rebaseable": True,
         "mergeable_state": "clean",

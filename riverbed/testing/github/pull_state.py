@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from riverbed.testing.github.diff import place_comment
@@ -72,6 +73,24 @@ class PullState(FakeState):
             "is_pull": is_pull,
             "created_at": self.next_created(None),
         }
+
+    def merge_pull(self, number: int, merged_at: datetime | str | None = None) -> None:
+        """Close pull `number` as merged (at `merged_at`, else now); `closed_at` is the same."""
+        self._close_pull(number, merged_at, merged=True)
+
+    def close_pull(self, number: int, closed_at: datetime | str | None = None) -> None:
+        """Close pull `number` without merging it."""
+        self._close_pull(number, closed_at, merged=False)
+
+    def _close_pull(self, number: int, moment: datetime | str | None, *, merged: bool) -> None:
+        with self.lock:
+            record = self.pulls[number]
+            if record.get("state") == "closed":
+                raise ValueError(f"pull #{number} is already closed")
+            closed = self.next_created(moment)
+            record |= {"state": "closed", "closed_at": closed, "updated_at": closed}
+            if merged:
+                record |= {"merged_at": closed, "merge_commit_sha": fake_sha(f"merge:{number}")}
 
     def pull_file(self, number: int, path: str) -> JSON | None:
         """The changed-file record `path` of pull `number`, if the pull changes it."""

@@ -38,6 +38,7 @@ from riverbed.testing.github.http_server import (
 from riverbed.testing.github.issue_routes import IssueRoutes
 from riverbed.testing.github.objects import Site, basic_error
 from riverbed.testing.github.paging import Response, json_response
+from riverbed.testing.github.pull_list_routes import PullListRoutes
 from riverbed.testing.github.pull_state import PullState
 from riverbed.testing.github.reaction_routes import ReactionRoutes
 from riverbed.testing.github.routes import BadRequest, ReadRoutes, compile_routes, not_found
@@ -121,6 +122,7 @@ class FakeGitHub(PullState):
         #: Code scanning alerts (`add_alert`, `dismiss`, `reopen`, `fix`).
         self.code_scanning = CodeScanningRoutes(site, self.user, clock)
         self._reactions = ReactionRoutes(self)
+        self._pull_list = PullListRoutes(self, self._reads.page)
         #: Other repositories served on this host (`add_sibling`), by their `/repos/o/r`.
         self._siblings: dict[str, FakeGitHub] = {}
         self._routes = compile_routes(self._route_table())
@@ -341,6 +343,7 @@ class FakeGitHub(PullState):
             ("GET", "/issues/comments/{id}", r.issue_comment),
             ("PATCH", "/issues/comments/{id}", w.update_issue_comment),
             ("POST", "/issues/comments/{id}/reactions", w.react_issue_comment),
+            ("GET", "/pulls", self._pull_list.list_pulls),
             ("GET", "/pulls/{n}", r.pull),
             ("GET", "/pulls/{n}/files", r.pull_files),
             ("GET", "/pulls/{n}/reviews", r.pull_reviews),

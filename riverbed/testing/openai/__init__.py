@@ -1,0 +1,1 @@
+"""A local OpenAI-compatible chat stand-in (`FakeOpenAI`) and its scripted replies."""
