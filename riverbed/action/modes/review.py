@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -13,6 +12,12 @@ from riverbed.action.fix_texts import head_texts
 from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.restore import Restored, trust_check, warn_alarms
 from riverbed.action.review_change import check_empty, check_paths, pull_change
+from riverbed.action.review_files import (
+    named_inputs,
+    read_all_findings,
+    read_baseline,
+    source_lines,
+)
 from riverbed.action.review_inputs import (
     ReviewInputs,
     parse_review_inputs,
@@ -25,7 +30,7 @@ from riverbed.action.shared_fallback import with_fallback
 from riverbed.action.shared_memory import shared_for_run
 from riverbed.config_file import read_project_config
 from riverbed.errors import ActionConfigError, UsageError
-from riverbed.findings import Finding, read_findings_file, write_json_file
+from riverbed.findings import write_json_file
 from riverbed.findings.sarif_repair import Repairs, repairs_warning
 from riverbed.findings.writer import to_sarif_repaired
 from riverbed.github.client import GitHubClient
@@ -37,8 +42,6 @@ from riverbed.github.pulls import (
     list_reviews,
 )
 from riverbed.index.jsonbytes import dumps_js
-from riverbed.index.model import Index
-from riverbed.memory.baseline import Baseline, baseline_from_findings, baseline_from_memory
 from riverbed.memory.change import (
     Change,
 )
@@ -104,36 +107,6 @@ def _posted(items: list[Any], identity: Identity) -> list[PostedComment]:
     ]
 
 
-def read_all_findings(
-    files: list[Path],
-    *,
-    fmt: str,
-    workspace: Path,
-    warn: list[str],
-    max_bytes: int,
-    sizes: list[int] | None = None,
-) -> list[Finding]:
-    """Every finding of every file, in order (each file at most `max_bytes`); `sizes` gets
-    how many each file gave."""
-    findings: list[Finding] = []
-    for path in files:
-        _read_as, found = read_findings_file(
-            path, format=fmt, root=workspace, on_warning=warn.append, max_bytes=max_bytes
-        )
-        findings.extend(found)
-        if sizes is not None:
-            sizes.append(len(found))
-    return findings
-
-
-def _inputs(files: list[Path], sizes: list[int], workspace: Path) -> list[tuple[str, int]]:
-    """Each findings file as the warnings name it (workspace-relative), with its count."""
-    named = [
-        str(p.relative_to(workspace)) if p.is_relative_to(workspace) else str(p) for p in files
-    ]
-    return list(zip(named, sizes, strict=True))
-
-
 def _repair_warnings(
     result: ReviewResult, repairs: Repairs, inputs: list[tuple[str, int]]
 ) -> list[str]:
@@ -149,40 +122,6 @@ def _repair_warnings(
         if said := repairs_warning(OUT_NAME, name, own):
             out.append(said)
     return out
-
-
-def _baseline(
-    inputs: ReviewInputs, index: Index, context: ActionContext, warn: list[str]
-) -> Baseline | None:
-    """The baseline the input names: a findings file, or the one kept in memory."""
-    if inputs.baseline is None:
-        return None
-    if inputs.baseline == "memory":
-        found = baseline_from_memory(index, context.now)
-        if found is None:
-            warn.append(
-                "baseline: memory holds no current baseline (persist mode with findings "
-                "records one on the default branch); every finding counts as new"
-            )
-        return found
-    workspace = context.config.workspace
-    (path,) = resolve_findings_files((inputs.baseline,), workspace, what="baseline")
-    findings = read_all_findings(
-        [path], fmt="auto", workspace=workspace, warn=warn, max_bytes=inputs.max_findings_bytes
-    )
-    return baseline_from_findings(findings, f"baseline {inputs.baseline}")
-
-
-def _head_texts(
-    findings: Sequence[Finding], baseline: Baseline | None, workspace: Path
-) -> list[str | None] | None:
-    """The checkout's source lines of the findings, when the baseline has line keys."""
-    if baseline is None or not baseline.line_keys:
-        return None
-    from riverbed.findings.line_hash import line_texts
-    from riverbed.findings.line_sources import workspace_source
-
-    return line_texts(findings, workspace_source(workspace))
 
 
 def _write_outputs(
@@ -378,7 +317,7 @@ def run(context: ActionContext) -> int:
     shared = with_fallback(context, shared_for_run(context), restored)
     if shared.unreachable:
         warnings.append(f"shared memory unreachable: {shared.unreachable}; {shared.fallback}")
-    baseline = _baseline(inputs, restored.index, context, warnings)
+    baseline = read_baseline(inputs, restored.index, context, warnings)
     current = get_pull(context.github(), pull.number)
     change = pull_change(context, pull.number, pull.head_sha, current)
     check_empty(context, change, inputs)
@@ -394,7 +333,7 @@ def run(context: ActionContext) -> int:
         workspace=config.workspace,
         severity_overrides=_severity_overrides(inputs, config.workspace),
         shared=shared.layer,
-        line_texts=_head_texts(findings, baseline, config.workspace),
+        line_texts=source_lines(findings, baseline, config.workspace),
     )
     hints = rule_hints(
         restored.index,
@@ -410,7 +349,7 @@ def run(context: ActionContext) -> int:
         # What applies instead comes first: the reason can be long, and the body is cut.
         said.append(f"Shared memory could not be read: {shared.fallback}. ({shared.unreachable})")
     view = review_view(result, said, hints=hints)
-    _write_outputs(context, result, _inputs(files, sizes, config.workspace), warnings)
+    _write_outputs(context, result, named_inputs(files, sizes, config.workspace), warnings)
     # riverbed's identity as trusted memory records it, never as a review's text says it.
     post = partial(_post, context, identity=recorded_identity(restored.index))
     posting = post(pull=pull, view=view, inputs=inputs, change=change, live=current, result=result)
