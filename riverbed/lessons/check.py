@@ -6,7 +6,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 from riverbed.index.model import Entry, context
 from riverbed.index.secrets import secret_kind
@@ -33,23 +33,7 @@ CheckOutcome = Literal[
     "statement_replaced_by_quote",
     "accepted",
 ]
-OUTCOMES: Final[tuple[CheckOutcome, ...]] = (
-    "malformed",
-    "wrong_utterance",
-    "kind_none",
-    "secret",
-    "quote_invisible",
-    "quote_markup",
-    "quote_too_short",
-    "quote_not_found",
-    "anchor_outside_quote",
-    "anchor_trivial",
-    "paths_outside_pr",
-    "rule_missing",
-    "rule_unknown",
-    "statement_replaced_by_quote",
-    "accepted",
-)
+OUTCOMES: Final[tuple[CheckOutcome, ...]] = get_args(CheckOutcome)
 #: The outcomes whose proposal goes on to be weighed.
 PASSING: Final[frozenset[CheckOutcome]] = frozenset({"accepted", "statement_replaced_by_quote"})
 MIN_QUOTE_WORDS: Final = 3

@@ -3,37 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from review_helpers import riverbed, ruff_command
+from review_helpers import riverbed, run_ruff_sarif_files
 
 LONG = "x = '" + "a" * 100 + "'\n"
-
-
-def _ruff(directory: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        (directory / name).write_text(text, encoding="utf-8")
-    done = subprocess.run(
-        [
-            *ruff_command(),
-            "check",
-            "--no-cache",
-            "--isolated",
-            "--select",
-            "F,E",
-            "--output-format",
-            "sarif",
-            *files,
-        ],
-        cwd=directory,
-        capture_output=True,
-        check=False,
-    )
-    assert done.returncode in (0, 1), done.stderr.decode()
-    sarif = directory / "ruff.sarif"
-    sarif.write_bytes(done.stdout)
-    return sarif
 
 
 def _kept(cwd: Path, *changed: str) -> list[dict[str, object]]:
@@ -53,7 +27,7 @@ def _entries(cwd: Path) -> list[dict[str, object]]:
 
 def test_fingerprint_suppression_is_titled_with_rule_file_and_message(tmp_path: Path) -> None:
     assert riverbed("init", cwd=tmp_path).returncode == 0
-    _ruff(tmp_path, {"unused.py": "import os\n"})
+    run_ruff_sarif_files(tmp_path, {"unused.py": "import os\n"})
     (finding,) = _kept(tmp_path, "unused.py")
     done = riverbed(
         "suppress",
@@ -93,7 +67,7 @@ def test_fingerprint_without_findings_keeps_the_bare_title(tmp_path: Path) -> No
 
 def test_rule_suppression_lists_files_and_no_fingerprint_note(tmp_path: Path) -> None:
     assert riverbed("init", cwd=tmp_path).returncode == 0
-    _ruff(tmp_path, {"a.py": LONG, "b.py": "y = 1\n" + LONG})
+    run_ruff_sarif_files(tmp_path, {"a.py": LONG, "b.py": "y = 1\n" + LONG})
     done = riverbed(
         "suppress",
         "--rule",

@@ -113,7 +113,14 @@ def ruff_command() -> list[str]:
 
 def run_ruff_sarif(directory: Path, source: str = RUFF_SOURCE, name: str = "mod.py") -> Path:
     """Write `source` to directory/`name`, run real ruff on it, return the SARIF path."""
-    (directory / name).write_text(source, encoding="utf-8")
+    return run_ruff_sarif_files(directory, {name: source})
+
+
+def run_ruff_sarif_files(directory: Path, files: dict[str, str]) -> Path:
+    """Write each file (name → text) under `directory`, run real ruff on them all, return the
+    SARIF path (`ruff.sarif`)."""
+    for name, text in files.items():
+        (directory / name).write_text(text, encoding="utf-8")
     done = subprocess.run(
         [
             *ruff_command(),
@@ -124,7 +131,7 @@ def run_ruff_sarif(directory: Path, source: str = RUFF_SOURCE, name: str = "mod.
             "F,E",
             "--output-format",
             "sarif",
-            name,
+            *files,
         ],
         cwd=directory,
         capture_output=True,
