@@ -105,6 +105,7 @@ class Context(TypedDict, total=False):
     match: SuppressionMatch
     ruleId: str
     promotedFrom: str
+    rekeyedFrom: str  # memory/rekey.py: the suppression this re-keyed copy supersedes
     tool: str
     # resurface: a revocation names the suppression it lifts
     action: str
