@@ -22,11 +22,17 @@ from riverbed.memory.layers import (
     LayerMarks,
     SharedLayer,
     enforce_never_suppress,
+    never_lowered,
     overrides_in_order,
     shared_view,
 )
 from riverbed.memory.select import ChangedFiles, ReviewMemory, load_review_memory, should_resurface
-from riverbed.memory.severity import OverrideUse, SeverityOverride, apply_overrides
+from riverbed.memory.severity import (
+    OverrideRefusal,
+    OverrideUse,
+    SeverityOverride,
+    apply_overrides,
+)
 from riverbed.memory.suppress import SuppressionDecision, SuppressionResult, apply_suppressions
 
 
@@ -52,6 +58,8 @@ class ReviewResult:
     notes: tuple[str, ...] = ()
     #: Severity overrides that re-graded findings before the guard (one per override used).
     overrides: tuple[OverrideUse, ...] = ()
+    #: Overrides refused on findings they may not re-grade (a neverSuppress rule lowered).
+    overrides_refused: tuple[OverrideRefusal, ...] = ()
     #: A tool upgrade that emptied the baseline's matching (both versions named), or None.
     tool_change: str | None = None
     #: The id of the finding-history entry the labels came from (None: no history in memory).
@@ -160,6 +168,8 @@ class ReviewResult:
             out["evidence"] = evidence_counts(checks)
         if self.overrides:
             out["severityOverrides"] = [use.to_dict() for use in self.overrides]
+        if self.overrides_refused:
+            out["severityOverridesRefused"] = [r.to_dict() for r in self.overrides_refused]
         if self.fixed is not None:
             out["fixed"] = self.fixed.to_dict()
         if self.history is not None:
@@ -315,7 +325,9 @@ def review_findings(
     """
     if filter_mode is not None and filter_mode not in FILTER_MODES:
         raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
-    graded = apply_overrides(findings, overrides_in_order(shared, severity_overrides))
+    graded = apply_overrides(
+        findings, overrides_in_order(shared, severity_overrides), refuse=never_lowered(shared)
+    )
     findings = graded.findings
     requested = filter_mode or default_filter_mode(change)
     mode = change.effective_mode(requested) if change is not None else "nofilter"
@@ -335,7 +347,12 @@ def review_findings(
     ]
     decisions, history = _labelled(decisions, index, findings)
     upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])
-    warnings = (*dict.fromkeys(memory.warnings), *result.ignored, *((upgrade,) if upgrade else ()))
+    warnings = (
+        *dict.fromkeys(memory.warnings),
+        *result.ignored,
+        *((upgrade,) if upgrade else ()),
+        *graded.refusals(),
+    )
     return ReviewResult(
         phase=phase,
         filter_mode=requested,
@@ -350,6 +367,7 @@ def review_findings(
         warnings=warnings,
         notes=tuple(notes),
         overrides=graded.used,
+        overrides_refused=graded.refused,
         tool_change=upgrade,
         history=history,
         fixed=fixed_findings(findings, baseline, change),
