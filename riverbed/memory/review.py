@@ -29,6 +29,7 @@ from riverbed.memory.layers import (
 from riverbed.memory.select import ChangedFiles, ReviewMemory, load_review_memory, should_resurface
 from riverbed.memory.severity import (
     OverrideRefusal,
+    OverrideResult,
     OverrideUse,
     SeverityOverride,
     apply_overrides,
@@ -305,6 +306,16 @@ def _suppress(
     return memory, [*shared_effect, *in_effect], result, LayerMarks(shared.label, ids, protected)
 
 
+def _graded(
+    findings: Sequence[Finding], shared: SharedLayer | None, local: Sequence[SeverityOverride]
+) -> OverrideResult:
+    """Severity overrides applied: the shared layer's first, local ones never lowering a
+    finding the shared policy never suppresses."""
+    return apply_overrides(
+        findings, overrides_in_order(shared, local), refuse=never_lowered(shared)
+    )
+
+
 def review_findings(
     findings: Sequence[Finding],
     index: Index,
@@ -325,9 +336,7 @@ def review_findings(
     """
     if filter_mode is not None and filter_mode not in FILTER_MODES:
         raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
-    graded = apply_overrides(
-        findings, overrides_in_order(shared, severity_overrides), refuse=never_lowered(shared)
-    )
+    graded = _graded(findings, shared, severity_overrides)
     findings = graded.findings
     requested = filter_mode or default_filter_mode(change)
     mode = change.effective_mode(requested) if change is not None else "nofilter"
@@ -347,12 +356,7 @@ def review_findings(
     ]
     decisions, history = _labelled(decisions, index, findings)
     upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])
-    warnings = (
-        *dict.fromkeys(memory.warnings),
-        *result.ignored,
-        *((upgrade,) if upgrade else ()),
-        *graded.refusals(),
-    )
+    said = (*result.ignored, *((upgrade,) if upgrade else ()), *graded.refusals())
     return ReviewResult(
         phase=phase,
         filter_mode=requested,
@@ -364,7 +368,7 @@ def review_findings(
         memory=memory,
         suppressions=tuple(in_effect),
         resurfaced=resurfaced,
-        warnings=warnings,
+        warnings=(*dict.fromkeys(memory.warnings), *said),
         notes=tuple(notes),
         overrides=graded.used,
         overrides_refused=graded.refused,
