@@ -129,6 +129,7 @@ class Context(TypedDict, total=False):
     keyAlgo: str
     keys: dict[str, dict[str, Any]]
     keysDropped: int
+    keysLeft: dict[str, int]  # memory/history.py: keys the bounds took out, by reason
     runs: list[dict[str, Any]]
     runsDropped: int
     runNumber: int
