@@ -139,8 +139,14 @@ def fixed_on(record: Mapping[str, Any]) -> str | None:
 
 def _record_bytes(key: str, record: KeyRecord) -> int:
     # As the index writes it, nested five levels deep (ten spaces on each line): an upper
-    # bound of the real figure, so the cap holds.
+    # bound of the real figure (it counts the braces around the one key too).
     raw = orjson.dumps({key: record}, option=orjson.OPT_INDENT_2)
+    return len(raw) + 8 * raw.count(b"\n")
+
+
+def keys_bytes(keys: Mapping[str, KeyRecord]) -> int:
+    """The bytes `keys` take in the index (`context.keys`, five levels deep), in one pass."""
+    raw = orjson.dumps(keys, option=orjson.OPT_INDENT_2)
     return len(raw) + 8 * raw.count(b"\n")
 
 
@@ -154,25 +160,26 @@ def bound_keys(
 ) -> tuple[dict[str, KeyRecord], KeyBounds]:
     """`after` (the keys `advance` made of `before`) within the bounds, and what left.
 
-    Keys fixed more than FIXED_KEEP_DAYS before `now` leave. Over MAX_KEYS keys or
-    MAX_KEYS_BYTES bytes, the keys fixed longest ago leave first, then keys new in this run
+    Keys fixed more than FIXED_KEEP_DAYS before `now` leave. Over `max_keys` keys or
+    `max_bytes` bytes, the keys fixed longest ago leave first, then keys new in this run
     are not admitted (largest key first, so the same ones wait each run and a run that only
     repeats them changes nothing). Keys of findings history already tracks always stay.
     """
     cutoff = (now - timedelta(days=FIXED_KEEP_DAYS)).date().isoformat()
     out: dict[str, KeyRecord] = {}
+    fixed: list[tuple[str, str]] = []
     aged = 0
     for key, record in after.items():
         day = fixed_on(record)
         if day and day < cutoff:  # a fix without a day is no evidence of its age: it stays
             aged += 1
-        else:
-            out[key] = record
-    fixed = sorted(
-        (k for k in out if fixed_on(out[k]) is not None), key=lambda k: (fixed_on(out[k]), k)
-    )
+            continue
+        out[key] = record
+        if day is not None:
+            fixed.append((day, key))
+    fixed.sort()
     waiting = sorted((k for k in out if k not in before), reverse=True)
-    evictable = [*((k, "capped") for k in fixed), *((k, "untracked") for k in waiting)]
+    evictable = [*((k, "capped") for _, k in fixed), *((k, "untracked") for k in waiting)]
     left = {"capped": 0, "untracked": 0}
     position = 0
     while len(out) > max_keys and position < len(evictable):
@@ -180,12 +187,16 @@ def bound_keys(
         position += 1
         del out[key]
         left[why] += 1
-    size = sum(_record_bytes(k, r) for k, r in out.items())
+    # Measured once; each key taken out subtracts its own bytes, then the total is measured
+    # again, so the cap holds exactly whatever the records hold.
+    size = keys_bytes(out)
     while size > max_bytes and position < len(evictable):
         key, why = evictable[position]
         position += 1
         size -= _record_bytes(key, out.pop(key))
         left[why] += 1
+        if size <= max_bytes:
+            size = keys_bytes(out)
     return out, KeyBounds(aged, left["capped"], left["untracked"])
 
 

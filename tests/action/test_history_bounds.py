@@ -24,9 +24,9 @@ from riverbed.memory.history import (
     MAX_KEYS,
     MAX_KEYS_BYTES,
     RunCounts,
-    _record_bytes,
     history_entry,
     history_key,
+    keys_bytes,
 )
 from riverbed.testing.github.server import FakeGitHub
 
@@ -126,13 +126,18 @@ def test_changing_messages_cannot_grow_history_past_the_count_cap(
 
 def test_the_size_cap_holds_for_long_records(harness: ActionHarness, fake: FakeGitHub) -> None:
     seeded = {f"k{n:019d}": _fixed_record(1 + n % 50, events=8) for n in range(6_000)}
-    assert sum(_record_bytes(k, r) for k, r in seeded.items()) > MAX_KEYS_BYTES
+    assert keys_bytes(seeded) > MAX_KEYS_BYTES
     _seed(harness, fake, seeded)
     found = _issues(harness, ["the one finding on the branch"])
     run = _push(harness, "a" * 40)
     history = _history(run)
     keys = history["keys"]
-    assert sum(_record_bytes(k, r) for k, r in keys.items()) <= MAX_KEYS_BYTES
+    assert keys_bytes(keys) <= MAX_KEYS_BYTES
+    # Measured on the staged file: the keys' bytes as written are what the cap counts.
+    staged = run.staged.read_bytes()
+    start = staged.index(b'"keys": {')
+    end = staged.index(b'"runs": [', start)
+    assert end - start <= MAX_KEYS_BYTES + 64
     assert history_key(found[0]) in keys
     left = history["keysLeft"]["capped"]
     assert left > 0 and len(keys) == 6_000 + 1 - left

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from riverbed.memory.history import (
     FIXED_KEEP_DAYS,
-    _record_bytes,
     advance,
     advance_bounded,
     bound_keys,
     fixed_on,
+    keys_bytes,
     last_state,
 )
 
@@ -54,7 +54,7 @@ def test_bounds_count_everything_and_keep_what_findings_hold(
     assert all((fixed_on(r) or "9") >= cutoff for r in after.values())
     tracked = sum(1 for k in after if k in before and last_state(after[k]) != "fixed")
     assert len(after) <= max(max_keys, tracked)
-    size = sum(_record_bytes(k, r) for k, r in after.items())
+    size = keys_bytes(after)
     waiting = [k for k in after if k not in before]
     fixed = [k for k in after if fixed_on(after[k]) is not None]
     if size > max_bytes or len(after) > max_keys:
