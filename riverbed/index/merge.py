@@ -129,11 +129,17 @@ class Unresolved:
     """An entry both sides changed, neither provably narrower: ours and theirs, for a person."""
 
     entry_id: str
-    ours: Entry
-    theirs: Entry
+    #: Each side's copy; None on the side that deleted the entry.
+    ours: Entry | None
+    theirs: Entry | None
 
     def describe(self) -> str:
         """One line naming the entry and what a person does about it."""
+        if self.ours is None or self.theirs is None:
+            return (
+                f"entry {self.entry_id!r}: deleted on one side, widened on the other (a "
+                "suppression reaching further than before); a person decides"
+            )
         return (
             f"entry {self.entry_id!r}: both sides changed it and neither is provably narrower "
             "(a suppression's reach inside the other's); a person decides"
@@ -163,6 +169,13 @@ def _settle(a: Entry, b: Entry, base: Entry | None) -> tuple[Entry, str | None, 
     side = "ours" if verdict == "a" else "theirs"
     message = f"entry {entry_id!r}: both sides changed it; kept {side}, the narrower suppression"
     return _join(narrower, life), message, True
+
+
+def _widened(old: Entry, new: Entry) -> bool:
+    """True when `new`, a suppression, may hide something `old` could not."""
+    if new.get("type") != "suppression":
+        return False
+    return compare_bodies(split_entry(new)[0], split_entry(old)[0]) in ("b", "apart")
 
 
 def _order_key(entry: Entry) -> tuple[datetime, str]:
@@ -259,6 +272,16 @@ def merge_three(
             merged.append(kept)
         elif _ordered(kept) == _ordered(old):
             deleted.append(entry_id)
+        elif _widened(old, kept):
+            # Deleting said "hide nothing"; the other side made it hide more: not a merge's
+            # call. Ours stands meanwhile (deleted or changed), or the side a person chose.
+            side = a if keep is None else (a if keep == "ours" else b)
+            if side is not None:
+                merged.append(side)
+            if keep is None:
+                unresolved.append(Unresolved(entry_id, a, b))
+            else:
+                conflicts.append(f"entry {entry_id!r}: deleted on one side; kept {keep}, as asked")
         else:
             merged.append(kept)
             conflicts.append(

@@ -149,3 +149,35 @@ def test_the_two_way_merge_command_keeps_the_narrower_copy(repo: Repo) -> None:
         assert entry["context"]["match"]["paths"] == ["src/api/*.py"]
         assert entry["metadata"]["createdAt"] != "2099-01-01T00:00:00.000Z"
         assert "kept the narrower" in done.stderr
+
+
+def _delete(repo: Repo, branch: str) -> None:
+    repo.git("checkout", "-q", "-b", branch, "main")
+    path = repo.root / INDEX
+    index = json.loads(path.read_text(encoding="utf-8"))
+    index["entries"] = [e for e in index["entries"] if e["type"] != "suppression"]
+    path.write_bytes(dumps_js(index))
+    repo.commit_all(f"{branch} deletes the suppression by hand")
+
+
+def test_a_deletion_against_a_widening_is_for_a_person_and_a_narrowing_merges(
+    repo: Repo,
+) -> None:
+    sid = _suppression_id(repo)
+    _delete(repo, "gone")
+    _edit(repo, "widen", _widen)
+    sooner = (datetime.now(UTC) + timedelta(days=2)).date().isoformat()
+    _edit(repo, "sooner", lambda e: e.update(expiresAt=sooner))  # provably narrower
+    repo.git("checkout", "-q", "gone")
+    done = _merge(repo, "widen")
+    assert done.returncode != 0 and "CONFLICT" in done.stdout
+    assert f"entry {sid!r}: deleted on one side, widened on the other" in done.stderr
+    assert '"**"' in (repo.root / INDEX).read_text(encoding="utf-8")  # theirs, in markers
+    chosen = repo.riverbed("resolve", "--keep", "ours")
+    assert chosen.returncode == 0, chosen.stderr
+    assert sid not in repo.entries()  # ours deleted it, as a person chose
+    repo.git("merge", "--abort", check=False)
+    repo.git("reset", "-q", "--hard", "gone")
+    done = _merge(repo, "sooner")  # a narrowing against a deletion: the changed copy stays
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert repo.entries()[sid]["expiresAt"] == sooner

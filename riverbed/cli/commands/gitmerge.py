@@ -113,8 +113,12 @@ def _unresolved_text(result: Any) -> bytes:
     from riverbed.index.jsonbytes import dumps_js
 
     theirs_copy = {u.entry_id: u.theirs for u in result.unresolved}
+    # Ours' index holds ours' copy (or none, where ours deleted it); theirs swaps in theirs'.
     entries = [theirs_copy.get(e["id"], e) for e in result.index["entries"]]
-    return with_markers(dumps_js(result.index), dumps_js({**result.index, "entries": entries}))
+    present = {e["id"] for e in entries}
+    entries += [u.theirs for u in result.unresolved if u.theirs and u.entry_id not in present]
+    theirs = {**result.index, "entries": [e for e in entries if e is not None]}
+    return with_markers(dumps_js(result.index), dumps_js(theirs))
 
 
 def _say_unresolved(context: Context, name: str, result: Any) -> None:
@@ -142,7 +146,8 @@ def _cmd_merge_driver(args: argparse.Namespace, context: Context) -> int:
     result = merge_three(base, ours, theirs)
     check_written(ours, result.index)
     for item in result.unresolved:
-        check_written(ours, {**result.index, "entries": [item.theirs]})
+        if item.theirs is not None:
+            check_written(ours, {**result.index, "entries": [item.theirs]})
     # git reads the result from the OURS file; a failure leaves it as it was (a conflict).
     # Entries both branches changed, neither provably narrower, are a person's to settle:
     # both copies go between conflict markers and the exit status tells git so.
