@@ -1,12 +1,10 @@
-"""`python -m benchmarks.startup`: the action's start-up, cold and warm, beside plain pip.
+"""`python -m benchmarks.startup`: the action's start-up beside plain pip.
 
 It runs the composite's own `run:` scripts, read from action.yml (the python-version check,
-the cache key, the install), with the environment those steps get, then the venv's
-interpreter as the entrypoint's would start. setup-python and the cache download are
-GitHub's and not timed here.
+the install), with the environment those steps get, then the venv's interpreter as the
+entrypoint's would start. setup-python is GitHub's and not timed here.
 
-- cold: empty pip and uv download caches, no venv (a first run, or a cache miss);
-- warm: the venv in place, as a cache hit restores it (checked, then reused);
+- cold: empty pip and uv download caches, no venv: every run (no venv is cached or reused);
 - pip floor: plain pip doing the same install (`python -m venv` with pip, pip
   --require-hashes of the same pins, pip --no-index of the same riverbed wheel), with an
   empty pip cache, and again with pip's cache warm.
@@ -32,7 +30,6 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The composite's steps this benchmark runs, in order, by their `name:` in action.yml.
 STEPS = (
     "Check the python-version input",
-    "Compute riverbed's venv cache key",
     "Install riverbed into a private virtual environment",
 )
 
@@ -95,7 +92,7 @@ def run_action_install(work: Path, env: dict[str, str]) -> float:
     context = {
         "steps.python.outputs.python-path": sys.executable,
         "inputs.python-version": "3.12",
-        "inputs.cache": "true",
+        "inputs.cache": "",
     }
     started = time.perf_counter()
     for name in STEPS:
@@ -159,14 +156,13 @@ def _env(work: Path, caches: Path) -> dict[str, str]:
 
 def measure(runs: int) -> dict[str, list[float]]:
     """Seconds per scenario, `runs` times each (fresh caches for every cold run)."""
-    times: dict[str, list[float]] = {"cold": [], "warm": [], "pip floor": [], "pip warm": []}
+    times: dict[str, list[float]] = {"cold": [], "pip floor": [], "pip warm": []}
     for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="riverbed-startup-") as tmp:
             work, caches = Path(tmp) / "runner-temp", Path(tmp) / "caches"
             work.mkdir()
             env = _env(work, caches)
             times["cold"].append(run_action_install(work, env))
-            times["warm"].append(run_action_install(work, env))
             shutil.rmtree(caches / "pip", ignore_errors=True)
             times["pip floor"].append(run_pip_floor(work, env))
             times["pip warm"].append(run_pip_floor(work, env))
@@ -182,12 +178,12 @@ def _load() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Print min, median and max seconds of each scenario against its target."""
-    parser = argparse.ArgumentParser(description="the action's start-up, cold and warm")
-    parser.add_argument("--runs", type=int, default=3, help="rounds of all four (default 3)")
+    parser = argparse.ArgumentParser(description="the action's start-up beside plain pip")
+    parser.add_argument("--runs", type=int, default=3, help="rounds of all three (default 3)")
     args = parser.parse_args(argv)
     before = _load()
     times = measure(max(1, args.runs))
-    targets = {"cold": 5.0, "warm": 2.0}
+    targets = {"cold": 5.0}
     print(f"action start-up, {args.runs} runs (install steps to entrypoint start)")
     print(f"load average (1, 5, 15 min): {before} before, {_load()} after")
     print(f"  {'scenario':10} {'min':>6} {'median':>7} {'max':>6}")

@@ -163,6 +163,13 @@ def git_line(*args: str) -> str | None:
     return value if done.returncode == 0 and value and value != "HEAD" else None
 
 
+def merge_base(ref: str, cwd: str | os.PathLike[str]) -> str | None:
+    """The commit `git diff REF...HEAD` compares from (the merge-base), or None."""
+    if not _is_revision(ref):
+        return None
+    return _line(["merge-base", ref, "HEAD"], cwd)
+
+
 def toplevel(cwd: str | os.PathLike[str]) -> str | None:
     """The root of the git work tree holding `cwd`, or None (no git, no repository)."""
     done = _try_git(["rev-parse", "--show-toplevel"], cwd)
@@ -193,6 +200,18 @@ def unmerged_blobs(path: str | os.PathLike[str]) -> dict[int, bytes]:
         if shown is not None and shown.returncode == 0:
             blobs[int(info[2])] = shown.stdout
     return blobs
+
+
+def stage(path: str | os.PathLike[str]) -> str | None:
+    """`git add` one file in the repository holding it: None when staged, else why not."""
+    where = os.path.dirname(os.path.abspath(path)) or "."
+    done = _try_git(["add", "--", os.path.basename(path)], where)
+    if done is None:
+        return "git is not installed"
+    if done.returncode != 0:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return reason[0] if reason else f"git add exited {done.returncode}"
+    return None
 
 
 def set_config(key: str, value: str, *, cwd: str | os.PathLike[str]) -> None:

@@ -3,8 +3,9 @@
 Every context riverbed writes untrusted text (comments, finding messages, file names, entries,
 eval labels) into has one function here: `inline`/`block` for Markdown prose and table cells,
 `code`/`code_html` for code style, `mermaid_label` for chart strings, `comment_json` for hidden
-HTML-comment markers, `neutralize`/`command_data`/`command_property` for the runner's log,
-`terminal` for a terminal.
+HTML-comment markers, `defuse_markers` for anything that must not carry riverbed's own marker
+(the final guard of every body riverbed posts), `neutralize`/`command_data`/`command_property`
+for the runner's log, `terminal` for a terminal.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ _MERMAID_UNSAFE: Final = re.compile(r"[^\w .,:;/@()+=%-]")
 # where a line also ends at a lone `\r`; the legacy `##[name ...]` form counts anywhere.
 _COMMAND_LINE: Final = re.compile(r"(?<![^\r\n])(\s*)::")
 _LEGACY_COMMAND: Final = "##["
+# How every hidden marker of riverbed's opens (`<!-- riverbed:finding …`, `:review`, `:reply`,
+# `:fixed`, `:issue`), in any spacing or case: only riverbed's own marker writers may emit one.
+_RIVERBED_MARKER: Final = re.compile(r"<(?=!--\s*riverbed)", re.IGNORECASE)
 # Below this budget a "(N more characters cut)" note would crowd out the text: an ellipsis
 # marks the cut instead (table cells, severities, logins).
 _COUNTED_CUT_MIN: Final = 80
@@ -105,10 +109,26 @@ def block(text: object, max_chars: int = 4000) -> str:
     return "  \n".join(escape_markdown(ln) for ln in lines if ln)
 
 
+def has_marker(text: str) -> bool:
+    """Whether `text` holds what would open one of riverbed's hidden markers."""
+    return _RIVERBED_MARKER.search(text) is not None
+
+
+def defuse_markers(text: str) -> str:
+    """`text` unable to carry one of riverbed's hidden markers: a zero-width space after the `<`.
+
+    Code (spans, fenced blocks) shows text literally, so escaping cannot stop a file name or a
+    line of code from holding `<!-- riverbed:finding {…} -->`, which riverbed's marker parsers
+    (reading the raw body) would take for its own. The break is invisible where it renders.
+    """
+    return _RIVERBED_MARKER.sub("<\u200b", text)
+
+
 def code(text: str, max_chars: int = 120) -> str:
     """Text in a code span (safe in a table cell): backtick runs and pipes cannot break out."""
     # GitHub does not link mentions inside code, but a zero-width space makes sure of it.
     flat = one_line(text, max_chars).replace("|", "\\|").replace("@", "@\u200b")
+    flat = defuse_markers(flat)
     longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") else ""
@@ -147,7 +167,7 @@ def fenced(text: str) -> str:
     """Plain text in a fenced code block whose fence no line of the text can close."""
     longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
     fence = "`" * (longest + 1)
-    return f"{fence}text\n{text}\n{fence}"
+    return f"{fence}text\n{defuse_markers(text)}\n{fence}"
 
 
 def mermaid_label(text: str, max_chars: int = 40) -> str:
@@ -182,6 +202,11 @@ def command_property(text: str) -> str:
 def terminal(value: object) -> str:
     """Text for a terminal: control (ANSI escapes included) and bidi characters become `?`."""
     return _INVISIBLE.sub("?", _TERMINAL_CONTROL.sub("?", str(value)))
+
+
+def terminal_lines(value: str) -> str:
+    """Text of several lines for a terminal: each line as `terminal` makes it, breaks kept."""
+    return "\n".join(terminal(line) for line in value.split("\n"))
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:

@@ -45,6 +45,11 @@ def persist_baseline(context: ActionContext, index_path: Path) -> AppendOutcome:
     fmt, findings = read_findings_file(
         config.findings, root=config.workspace, on_warning=context.runner.warning
     )
+    from riverbed.findings.line_hash import line_texts
+    from riverbed.findings.line_sources import workspace_source
+
+    # A push to the default branch: the checkout is the base, so its lines key the baseline.
+    texts = line_texts(findings, workspace_source(config.workspace))
     outcome = record_baseline(
         index_path,
         findings,
@@ -52,6 +57,7 @@ def persist_baseline(context: ActionContext, index_path: Path) -> AppendOutcome:
         author="riverbed-action",
         branch=branch,
         commit=config.sha,
+        texts=texts,
     )
     entry_id = str(outcome.entry["id"])
     if outcome.written:

@@ -29,6 +29,9 @@ class Talk:
         self.read_only = False
         # Who this token writes as: the first reaction's answer says (GITHUB_TOKEN's until).
         self.identity = DEFAULT_IDENTITY
+        #: True once GitHub's answer to riverbed's own write named the login (then memory
+        #: may record it: the pin every later run trusts, never a comment's text).
+        self.learned = False
 
     def react(self, content: str) -> None:
         """React to the comment; a failed reaction is logged and never stops a command."""
@@ -41,7 +44,7 @@ class Talk:
             self.context.runner.warning(f"riverbed: reaction {content} not added: {exc}")
             return
         if login:
-            self.identity = login
+            self.identity, self.learned = login, True
 
     def ours(self, comment: CommentInfo | None) -> bool:
         """True for a comment this action's identity wrote (only those carry trusted markers)."""

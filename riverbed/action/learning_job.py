@@ -14,6 +14,7 @@ from riverbed.errors import ActionConfigError, GitHubError, UsageError
 from riverbed.evals.history import eval_history
 from riverbed.github import issues as gh_issues
 from riverbed.index.storage import read_index
+from riverbed.memory.identity import recorded_identity
 from riverbed.memory.learning.analysis import analyze_memory
 from riverbed.memory.learning.candidate_store import write_candidates
 from riverbed.memory.learning.candidates import offers
@@ -162,7 +163,14 @@ def sync_issues(context: ActionContext, staged: Path) -> IssueSync:
     thresholds = thresholds_from_inputs(context.config)
     insights = analyze_memory(index, now=context.now, thresholds=thresholds)
     with context.runner.group("riverbed: keep issues current"):
-        identity = gh_issues.token_identity(context.github())
+        # The login memory pins (GitHub's answer to riverbed's own write, recorded by a
+        # trusted run), else the token's: an app token's installation cannot read GET /user.
+        pinned = recorded_identity(index)
+        identity = (
+            pinned.login
+            if pinned.source == "memory"
+            else gh_issues.token_identity(context.github())
+        )
         existing, unmarked = _existing(context, identity)
         actions = plan_issues(insights, eval_history(index), list(offers(index).values()), existing)
         lines = [_apply(context, action) for action in actions]

@@ -15,6 +15,8 @@ from riverbed.github.client import GitHubClient
 from riverbed.github.conversation import permission
 from riverbed.github.reactions import Reaction, comment_reactions, review_comments_since
 from riverbed.index.dates import format_timestamp
+from riverbed.index.storage import read_index
+from riverbed.memory.identity import Identity, recorded_identity
 from riverbed.memory.record_feedback import FeedbackRecord, record_feedback
 from riverbed.pr_review.feedback import Gathered, gather, is_own
 from riverbed.text import inline, plural
@@ -56,9 +58,28 @@ def cap_notes(
     return notes
 
 
-def _read(client: GitHubClient, context: ActionContext) -> tuple[Gathered, str, int, list[str]]:
+def pinned_identity(client: GitHubClient, work: Path) -> Identity:
+    """riverbed's identity as memory records it (a trusted run learned it), else the token's."""
+    recorded = recorded_identity(read_index(work))
+    if recorded.source == "memory":
+        return recorded
+    return Identity(gh_issues.token_identity(client), "token")
+
+
+def shared_refusal(identity: Identity) -> str:
+    """Why reactions are not read while riverbed writes as the login every workflow shares."""
+    return (
+        f"riverbed writes as {identity.login}, the login every workflow of this repository "
+        "shares, so a comment by it is no proof that riverbed wrote it (another workflow's "
+        "comment may echo a finding marker). Reactions are read once riverbed posts with a "
+        "GitHub App token of its own, which a trusted comment run records in memory"
+    )
+
+
+def _read(
+    client: GitHubClient, context: ActionContext, identity: str
+) -> tuple[Gathered, str, int, list[str]]:
     """The signals of the last LOOKBACK_DAYS, riverbed's identity, comments read, cap notes."""
-    identity = gh_issues.token_identity(client)
     since = format_timestamp(context.now - timedelta(days=LOOKBACK_DAYS))
     comments = review_comments_since(client, since, limit=MAX_COMMENTS)
     reacted = [c for c in comments if c.feedback_reactions]
@@ -106,7 +127,13 @@ def reactions_step(context: ActionContext, work: Path) -> AppendOutcome:
     runner = context.runner
     with runner.group("riverbed: read reactions on riverbed's comments"):
         try:
-            gathered, identity, comments, caps = _read(context.github(), context)
+            pinned = pinned_identity(context.github(), work)
+            if pinned.shared:
+                runner.notice(f"reactions not read: {shared_refusal(pinned)}")
+                return AppendOutcome(
+                    markdown=f"{HEADING}\n\nNot read: {inline(shared_refusal(pinned), 800)}.\n"
+                )
+            gathered, identity, comments, caps = _read(context.github(), context, pinned.login)
         except GitHubError as exc:
             message = f"riverbed could not read reactions on its comments: {exc}"
             runner.warning(message)

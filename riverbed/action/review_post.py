@@ -42,6 +42,8 @@ class Posting:
     review_id: int | None = None
     #: Why GitHub refused to let this run write (a read-only token, a rate limit), if it did.
     refused: str | None = None
+    #: The login GitHub answered the posted review with (empty when nothing was posted).
+    login: str = ""
 
 
 def refused_posting(
@@ -104,4 +106,6 @@ def post_review(
     posted = f"Posted review {result.review_id} with {len(plan.placement.inline)} inline comments"
     in_body = sum(1 for finding in plan.placement.in_body if finding.fixes)
     notes += [line for line in (fixes_line(plan.fixes_shown, in_body), *plan.notes) if line]
-    return Posting(plan, (posted, *notes), posted=True, review_id=result.review_id)
+    return Posting(
+        plan, (posted, *notes), posted=True, review_id=result.review_id, login=result.login
+    )

@@ -16,13 +16,14 @@ from riverbed.github import conversation
 from riverbed.github.client import GitHubClient
 from riverbed.github.graphql import MAX_THREAD_PAGES, resolve_thread, review_threads
 from riverbed.github.pulls import PostedItem
+from riverbed.memory.identity import Identity
 from riverbed.memory.review import ReviewResult
 from riverbed.pr_review.assemble import review_finding
 from riverbed.pr_review.threads import (
     FindingKey,
     ThreadPlan,
     ThreadStep,
-    identity_from_reviews,
+    foreign_review_markers,
     plan_threads,
 )
 from riverbed.text import inline as md
@@ -55,9 +56,13 @@ def read_threads(
     reviews: Sequence[PostedItem],
     result: ReviewResult,
     head_sha: str | None,
+    pinned: Identity,
 ) -> Threads:
-    """Read the PR's review threads and plan; a failed read is a note, not a failed review."""
-    identity = identity_from_reviews([(r.login, r.body, r.author_is_bot) for r in reviews])
+    """Read the PR's review threads and plan; a failed read is a note, not a failed review.
+
+    `pinned` is riverbed's identity as memory records it: never adopted from a review."""
+    identity = pinned.login
+    quoted = foreign_review_markers([(r.login, r.body, r.author_is_bot) for r in reviews], identity)
     try:
         threads, more = review_threads(client, number)
     except GitHubError as exc:
@@ -68,6 +73,12 @@ def read_threads(
         )
         return Threads(None, identity, (note,))
     notes: list[str] = []
+    if quoted:
+        notes.append(
+            f"Ignored {plural(quoted, 'review')} carrying riverbed's review marker that "
+            f"{md(identity, 60)} did not write (riverbed's identity is what it wrote itself, "
+            "never what a review says)"
+        )
     if more:
         notes.append(
             f"This pull request has more than {MAX_THREAD_PAGES * 100} review threads; "

@@ -11,7 +11,7 @@ from riverbed.comments.parser import ParsedComment
 from riverbed.comments.reply_marker import format_reply_marker
 from riverbed.index.dates import effective_expiry
 from riverbed.index.model import Entry, entry_title, metadata
-from riverbed.text import code_html, fenced, inline, plural, table, user
+from riverbed.text import code_html, defuse_markers, fenced, inline, plural, table, user
 
 #: GitHub's cap on a comment body.
 MAX_REPLY_CHARS: Final = 65_536
@@ -34,7 +34,8 @@ class Outcome:
 
 
 def _header(comment_id: int, text: str) -> str:
-    return f"{format_reply_marker(comment_id)}\n{text}"
+    # The final guard: the reply marker written here is the only riverbed marker in a reply.
+    return f"{format_reply_marker(comment_id)}\n{defuse_markers(text)}"
 
 
 def _help_block(prefix: str) -> str:

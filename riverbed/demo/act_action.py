@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from riverbed.demo.act_memory import IMPORTED_ID
-from riverbed.demo.action_env import ActionRun, run_mode
+from riverbed.demo.action_env import ActionRun, pin_identity, run_mode
 from riverbed.demo.context import DemoState
 from riverbed.demo.scenario import (
     AUTHOR,
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 HEAD_SHA = "c4" * 20
 REPOSITORY = f"{OWNER}/{REPO}"
+#: The login riverbed writes as in the demo: an app of its own, not the Actions bot.
+APP_LOGIN = "riverbed-demo[bot]"
 
 
 class DemoStepError(RiverbedError):
@@ -49,7 +51,9 @@ def _where(state: DemoState) -> Where:
 
 def stand_in(state: DemoState) -> FakeGitHub:
     """Start the GitHub stand-in with the demo repository, PR #4 and its maintainer."""
-    gh = FakeGitHub(owner=OWNER, repo=REPO, repository_id=REPO_ID)
+    # riverbed posts with a GitHub App token of its own, as reactions need (issue 36 §6): the
+    # first trusted comment run that writes memory records this login as its identity.
+    gh = FakeGitHub(owner=OWNER, repo=REPO, repository_id=REPO_ID, bot_login=APP_LOGIN)
     demo_pull = pull(4)
     files = []
     for path in demo_pull.files:
@@ -70,6 +74,7 @@ def stand_in(state: DemoState) -> FakeGitHub:
         gh.contents.add_file(path, source_text(demo_pull, path).encode("utf-8"), ref=HEAD_SHA)
     gh.set_permission(MAINTAINER, "write")
     state.carry["gh"] = gh
+    pin_identity(state, APP_LOGIN)
     return gh
 
 

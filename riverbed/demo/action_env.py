@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from riverbed.demo.context import DemoState
 from riverbed.testing.github.server import FakeGitHub
 from riverbed.testing.runner_env import RunnerPaths, runner_env
 
@@ -138,3 +139,17 @@ def run_mode(
         uploaded_artifact=artifact,
         env=env,
     )
+
+
+def pin_identity(state: DemoState, login: str) -> None:
+    """The team installed riverbed's own app before the demo: a trusted comment run has
+    recorded the login it writes as (issue 36 §6), so act 2 follows its threads from the
+    first review instead of warning that the login is not pinned yet."""
+    from riverbed.index.store import append_entry
+    from riverbed.memory.identity import identity_entry
+
+    now = state.timeline.day(42)
+    entry = identity_entry(
+        login, how="its own reaction", now=now, entry_id="identity-riverbed-demo-bot"
+    )
+    append_entry(state.index_path, entry, now=now)

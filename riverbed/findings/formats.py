@@ -83,6 +83,22 @@ def _empty(source: str, reader: Reader | None, options: ReadOptions) -> tuple[st
     )
 
 
+def _looks_like(text: str) -> str:
+    """What a file that is not JSON seems to be, when riverbed can tell (else "")."""
+    head = text.lstrip()[:4096]
+    if not head.startswith("<"):
+        return ""
+    if "<testsuite" in head:
+        return (
+            "it is a JUnit XML report, and test results are eval results (`riverbed eval "
+            "persist FILE`); findings are SARIF 2.1.0, rdjson or River Reviewer JSON"
+        )
+    return (
+        "it is XML, and findings are SARIF 2.1.0, rdjson or River Reviewer JSON (ask the "
+        "tool for SARIF output)"
+    )
+
+
 def _read(text: str, chosen: Reader | None, options: ReadOptions) -> tuple[str, list[Finding]]:
     """(format read, findings) for non-empty text; `chosen` None means detect."""
     try:
@@ -93,6 +109,8 @@ def _read(text: str, chosen: Reader | None, options: ReadOptions) -> tuple[str, 
         if streaming and _first_line_is_json(text):
             lines = streaming[0]
             return lines.name, lines.parse(_parse_lines(text, options.source), options)
+        if seems := _looks_like(text):
+            raise InputFormatError(f"{options.source}: not a findings file: {seems}") from None
         raise InputFormatError(f"{options.source}: invalid JSON {_where(exc, text)}") from None
     detected = _detect(document)
     reader = chosen or detected

@@ -29,6 +29,11 @@ def _partial(finding: Finding) -> str | None:
     return "|".join(f"{k}={v}" for k, v in items) or None
 
 
+def has_partial_fingerprints(finding: Finding) -> bool:
+    """True when the finding's SARIF carries the tool's own stable fingerprint."""
+    return _partial(finding) is not None
+
+
 def match_key(finding: Finding, path: str | None = None) -> str:
     """The finding's match key (`path` stands in for its file: a renamed file's old path)."""
     where = finding.file if path is None else path

@@ -115,8 +115,13 @@ class GitHubClient:
     def github(self) -> Github:
         """The PyGithub entry point, built on first use (PyGithub is a heavy import)."""
         if self._github is None:
+            import logging
+
             from github import Auth, Github
 
+            # PyGithub logs every 403 (a GITHUB_TOKEN's GET /user included) on stderr at INFO
+            # through its own handler; riverbed reports failures itself, in one line.
+            logging.getLogger("github").setLevel(logging.WARNING)
             settings = self.settings
             self._github = Github(
                 auth=Auth.Token(self._token) if self._token else None,

@@ -43,6 +43,8 @@ class PostResult:
     review_id: int | None
     status: int
     message: str
+    #: The login GitHub says wrote the review (`user.login`): who riverbed writes as.
+    login: str = ""
 
     @property
     def forbidden(self) -> bool:
@@ -196,4 +198,4 @@ def create_review(
     ident = data.get("id") if isinstance(data, dict) else None
     if not isinstance(ident, int):
         raise GitHubError(f"{what}: GitHub's answer has no review id")
-    return PostResult(ident, 201, "created")
+    return PostResult(ident, 201, "created", _login(data))

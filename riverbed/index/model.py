@@ -107,6 +107,9 @@ class Context(TypedDict, total=False):
     promotedFrom: str
     rekeyedFrom: str  # memory/rekey.py: the suppression this re-keyed copy supersedes
     tool: str
+    # a fingerprint suppression: the file and message of the finding it hides, when known
+    file: str
+    message: str
     # resurface: a revocation names the suppression it lifts
     action: str
     suppressionId: str
@@ -122,6 +125,8 @@ class Context(TypedDict, total=False):
     matchKeyAlgo: str
     matchKeys: dict[str, int]
     matchKeyWhere: dict[str, list[str]]
+    lineKeyAlgo: str
+    lineKeys: dict[str, int]
     tools: dict[str, dict[str, Any]]
     branch: str
     commit: str

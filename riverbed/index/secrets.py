@@ -64,6 +64,13 @@ _PATTERNS: tuple[tuple[str, tuple[str, ...], str], ...] = (
         ("eyJ",),
         _ALONE + r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
     ),
+    (
+        # A database or service URL with its password (`postgres://app:s3cret@db/app`): the
+        # one credential written the same way by every tool, whatever the password's shape.
+        "password in a URL",
+        ("://",),
+        r"[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]+:[^\s/@]{3,}@[A-Za-z0-9][A-Za-z0-9.-]*",
+    ),
 )
 #: Characters from rarest to commonest in review text (a guess that only affects speed).
 _RARITY = "JQXZKVWYBFGHMPUCDLNORSTEIAjqxz_kwvb-.yfgmpuhcdlontesria "

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from riverbed.findings.interface import Finding
+from riverbed.findings.line_hash import LINE_KEY_ALGO, keys_by_line
 from riverbed.findings.match_key import MATCH_KEY_ALGO, key_counts, match_key
 from riverbed.index.dates import expiry_status, format_timestamp
 from riverbed.index.model import Context, Entry, Index, context, is_active, metadata
@@ -34,6 +37,9 @@ class Baseline:
     tools: Mapping[str, tuple[str | None, int]] = field(default_factory=dict)
     #: Match key → (rule, path) of the base's findings: what a change that removes them fixed.
     where: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: Line-hash key → count (findings/line_hash.py), when every base finding's source line
+    #: was at hand; empty otherwise (the review then matches on `keys`).
+    line_keys: Mapping[str, int] = field(default_factory=dict)
 
 
 def tool_versions(findings: Sequence[Finding]) -> dict[str, tuple[str | None, int]]:
@@ -45,13 +51,33 @@ def tool_versions(findings: Sequence[Finding]) -> dict[str, tuple[str | None, in
     return out
 
 
-def baseline_from_findings(findings: Sequence[Finding], source: str) -> Baseline:
-    """The baseline of a findings file (SARIF, River or rdjson, read as --findings)."""
+def baseline_from_findings(
+    findings: Sequence[Finding], source: str, texts: Sequence[str | None] | None = None
+) -> Baseline:
+    """The baseline of a findings file (SARIF, River or rdjson, read as --findings); `texts`
+    are the base's source lines of the findings, when the base's files are at hand."""
     prints = frozenset(f.fingerprint for f in findings)
     keys = dict(key_counts(findings))
     return Baseline(
-        prints, source, len(findings), keys, tool_versions(findings), key_where(findings)
+        prints,
+        source,
+        len(findings),
+        keys,
+        tool_versions(findings),
+        key_where(findings),
+        line_key_counts(findings, texts),
     )
+
+
+def line_key_counts(
+    findings: Sequence[Finding], texts: Sequence[str | None] | None
+) -> dict[str, int]:
+    """The base's line-hash multiset, or {} when some finding's line is not at hand."""
+    if texts is None or not findings:
+        return {}
+    paths = [normalize_path(f.file) if f.file else None for f in findings]
+    keyed = keys_by_line(findings, texts, paths)
+    return {} if keyed is None else dict(sorted(Counter(k for k, _ in keyed).items()))
 
 
 def key_where(findings: Sequence[Finding]) -> dict[str, tuple[str, str]]:
@@ -74,8 +100,10 @@ def baseline_entry(
     author: str,
     branch: str | None = None,
     commit: str | None = None,
+    texts: Sequence[str | None] | None = None,
 ) -> Entry:
-    """A `review` entry holding the findings' fingerprints, valid under River Reviewer's v1."""
+    """A `review` entry holding the findings' fingerprints, valid under River Reviewer's v1
+    (and their line-hash keys when `texts`, the base's source lines, are all at hand)."""
     fingerprints = sorted({f.fingerprint for f in findings})
     keys = dict(sorted(key_counts(findings).items()))
     counted = "\n".join([*fingerprints, *(f"{k}={n}" for k, n in keys.items())])
@@ -96,6 +124,9 @@ def baseline_entry(
             for name, (v, n) in sorted(tool_versions(findings).items())
         },
     }
+    if line_keys := line_key_counts(findings, texts):
+        ctx["lineKeyAlgo"] = LINE_KEY_ALGO
+        ctx["lineKeys"] = line_keys
     if branch:
         ctx["branch"] = branch
     if commit:
@@ -125,10 +156,13 @@ def same_baseline(entry: Entry, other: Entry) -> bool:
 
 
 def retired(entry: Entry) -> Entry:
-    """A superseded baseline without its fingerprint list: the index keeps a small stub."""
+    """A superseded baseline without its lists (fingerprints, match keys and where each key
+    was found): the index keeps a small stub."""
     ctx = context(entry).copy()
     values = ctx.pop("fingerprints", None)
     ctx.pop("matchKeys", None)
+    ctx.pop("matchKeyWhere", None)
+    ctx.pop("lineKeys", None)
     ctx["fingerprintsDropped"] = len(values) if isinstance(values, list) else 0
     return {**entry, "context": ctx}
 
@@ -155,7 +189,11 @@ def baseline_from_memory(index: Index, now: datetime) -> Baseline | None:
     stored = context(entry).get("matchKeys")
     keys: dict[str, int] = {}
     if context(entry).get("matchKeyAlgo") == MATCH_KEY_ALGO and isinstance(stored, dict):
-        keys = {k: n for k, n in stored.items() if isinstance(k, str) and type(n) is int and n > 0}
+        keys = _counts(stored)
+    lines = context(entry).get("lineKeys")
+    line_keys: dict[str, int] = {}
+    if context(entry).get("lineKeyAlgo") == LINE_KEY_ALGO and isinstance(lines, dict):
+        line_keys = _counts(lines)
     return Baseline(
         frozenset(p for p in prints if isinstance(p, str)),
         f"memory entry {entry.get('id')}",
@@ -163,7 +201,13 @@ def baseline_from_memory(index: Index, now: datetime) -> Baseline | None:
         keys,
         _stored_tools(context(entry).get("tools")),
         _stored_where(context(entry).get("matchKeyWhere"), keys),
+        line_keys,
     )
+
+
+def _counts(stored: Mapping[Any, Any]) -> dict[str, int]:
+    """Stored key → count pairs (tolerant: anything malformed is left out)."""
+    return {k: n for k, n in stored.items() if isinstance(k, str) and type(n) is int and n > 0}
 
 
 def _stored_where(value: object, keys: Mapping[str, int]) -> dict[str, tuple[str, str]]:

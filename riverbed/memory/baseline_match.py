@@ -9,11 +9,13 @@ fingerprint presence, as before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from riverbed.findings.interface import Finding
-from riverbed.findings.match_key import match_key
+from riverbed.findings.line_hash import KeyKind, keys_by_line, keys_by_message
+from riverbed.findings.match_key import has_partial_fingerprints
 from riverbed.memory.baseline import Baseline
 from riverbed.memory.change import Change, finding_scope
 from riverbed.memory.globs import normalize_path
@@ -21,23 +23,87 @@ from riverbed.memory.globs import normalize_path
 BaselineState = Literal["new", "unchanged"]
 
 
+@dataclass(frozen=True)
+class BaselineMatch:
+    """Each finding's state against a baseline, the key kind it was matched on, and why line
+    keys were not used when the baseline had them (None otherwise)."""
+
+    states: list[BaselineState | None]
+    kinds: list[KeyKind | None]
+    note: str | None = None
+
+
 def baseline_states(
-    findings: Sequence[Finding], baseline: Baseline | None, change: Change | None
+    findings: Sequence[Finding],
+    baseline: Baseline | None,
+    change: Change | None,
+    texts: Sequence[str | None] | None = None,
 ) -> list[BaselineState | None]:
     """Each finding's state against `baseline` (None throughout without one)."""
+    return match_baseline(findings, baseline, change, texts).states
+
+
+def match_baseline(
+    findings: Sequence[Finding],
+    baseline: Baseline | None,
+    change: Change | None,
+    texts: Sequence[str | None] | None = None,
+) -> BaselineMatch:
+    """Match the head's findings against `baseline`: by line where both sides have every
+    line at hand (`texts`: the head's source lines), else by message."""
     if baseline is None:
-        return [None] * len(findings)
+        return BaselineMatch([None] * len(findings), [None] * len(findings))
     if not baseline.keys:
-        return ["unchanged" if f.fingerprint in baseline.fingerprints else "new" for f in findings]
+        states: list[BaselineState | None] = [
+            "unchanged" if f.fingerprint in baseline.fingerprints else "new" for f in findings
+        ]
+        return BaselineMatch(states, ["message"] * len(findings))
     renamed = _renames(change)
+    paths = [
+        renamed.get(p, p) if (p := normalize_path(f.file) if f.file else None) else None
+        for f in findings
+    ]
+    keyed, counts, note = None, baseline.keys, None
+    if baseline.line_keys:
+        keyed = keys_by_line(findings, texts, paths) if texts is not None else None
+        if keyed is not None:
+            counts = baseline.line_keys
+        else:
+            missing = "no source at hand" if texts is None else _missing(findings, texts)
+            note = (
+                f"the baseline has line keys, but the head's findings were matched by message "
+                f"({missing}): a tool that rewords its messages makes its findings look new"
+            )
+    if keyed is None:
+        keyed = keys_by_message(findings, paths)
+    return BaselineMatch(_states(findings, keyed, counts, change), [k for _, k in keyed], note)
+
+
+def _missing(findings: Sequence[Finding], texts: Sequence[str | None]) -> str:
+    """How many findings had no source line to hash (and the first one's place)."""
+    lacking = [
+        f
+        for f, t in zip(findings, texts, strict=True)
+        if t is None and not has_partial_fingerprints(f)
+    ]
+    first = lacking[0]
+    where = f"{first.file or '?'}:{first.line if first.line is not None else '?'}"
+    return f"{len(lacking)} without a readable source line, first {where}"
+
+
+def _states(
+    findings: Sequence[Finding],
+    keyed: Sequence[tuple[str, KeyKind]],
+    counts: Mapping[str, int],
+    change: Change | None,
+) -> list[BaselineState | None]:
+    """The multiset rule: per key, copies beyond the base's count are new."""
     groups: dict[str, list[int]] = {}
-    for position, finding in enumerate(findings):
-        path = normalize_path(finding.file) if finding.file else None
-        key = match_key(finding, renamed.get(path, path) if path else None)
+    for position, (key, _) in enumerate(keyed):
         groups.setdefault(key, []).append(position)
     states: list[BaselineState | None] = ["unchanged"] * len(findings)
     for key, positions in groups.items():
-        extra = len(positions) - baseline.keys.get(key, 0)
+        extra = len(positions) - counts.get(key, 0)
         if extra <= 0:
             continue
         # Copies beyond the base's count are new: those on added lines first (ties: input order).

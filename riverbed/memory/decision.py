@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from riverbed.findings.interface import Finding
+from riverbed.findings.line_hash import KeyKind
 from riverbed.memory.baseline_match import BaselineState
 from riverbed.memory.change import Scope
 from riverbed.memory.evidence import EvidenceCheck
@@ -37,6 +38,8 @@ class Decision:
     protected_by: str | None = None
     #: What the default branch's finding history says of its key (back after a fix, oscillating).
     history: KeyLabel | None = None
+    #: The key it was matched against the baseline on (None without a baseline).
+    key_kind: KeyKind | None = None
 
     @property
     def in_scope(self) -> bool:
@@ -52,6 +55,8 @@ class Decision:
         }
         if self.baseline_state is not None:
             out["baselineState"] = self.baseline_state
+        if self.key_kind is not None:
+            out["matchKey"] = self.key_kind
         if self.suppression is not None:
             out["suppressionId"] = self.suppression.suppression_id
             out["suppressionLayer"] = self.layer or LOCAL

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from riverbed.findings.interface import Finding
 from riverbed.index.effective import revoked_suppression_id
 from riverbed.index.model import SEVERITY_RANK, Index
-from riverbed.memory.severity import Refuse, SeverityOverride
+from riverbed.memory.severity import OverrideResult, Refuse, SeverityOverride, apply_overrides
 from riverbed.memory.suppress import SuppressionDecision, SuppressionResult
 
 LOCAL = "local"
@@ -101,6 +101,14 @@ def never_lowered(layer: SharedLayer | None) -> Refuse | None:
         )
 
     return refuse
+
+
+def layered_overrides(
+    findings: Sequence[Finding], layer: SharedLayer | None, local: Sequence[SeverityOverride]
+) -> OverrideResult:
+    """Severity overrides applied: the shared layer's first, the repository's never lowering
+    a finding the shared policy never suppresses (`never_lowered`)."""
+    return apply_overrides(findings, overrides_in_order(layer, local), refuse=never_lowered(layer))
 
 
 def enforce_never_suppress(

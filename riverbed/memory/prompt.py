@@ -10,7 +10,7 @@ from typing import Final
 from riverbed.errors import UsageError
 from riverbed.index.dates import effective_expiry
 from riverbed.index.model import Entry, context, metadata
-from riverbed.memory.select import ReviewMemory, is_revocation
+from riverbed.memory.select import ReviewMemory
 
 #: Type priority: what the reviewer must not raise again first, then decisions, then patterns.
 TYPE_ORDER: Final = (
@@ -117,8 +117,8 @@ def _priority(entry: Entry) -> int:
 
 
 def ordered_entries(memory: ReviewMemory) -> list[Entry]:
-    """Prompt entries: type priority, then most recent first (revocation records left out)."""
-    chosen = [e for e in memory.entries if not is_revocation(e)]
+    """Prompt entries: type priority, then most recent first (bookkeeping records left out)."""
+    chosen = memory.guidance
     by_recency = sorted(chosen, key=_recency, reverse=True)
     return sorted(by_recency, key=_priority)  # stable: recency order kept within a type
 

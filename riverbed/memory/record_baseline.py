@@ -34,9 +34,12 @@ def record_baseline(
     author: str,
     branch: str | None = None,
     commit: str | None = None,
+    texts: Sequence[str | None] | None = None,
 ) -> BaselineRecord:
     """Append a baseline of `findings`, superseding every active one; the same set is a no-op."""
-    made = baseline_entry(findings, now=now, author=author, branch=branch, commit=commit)
+    made = baseline_entry(
+        findings, now=now, author=author, branch=branch, commit=commit, texts=texts
+    )
     check_entry(made)
 
     def change(index: Index) -> tuple[Index, bool, BaselineRecord]:

@@ -31,6 +31,7 @@ from riverbed.index.model import (
     context,
 )
 from riverbed.index.model import is_active as status_is_active
+from riverbed.index.secrets import secret_kind
 from riverbed.memory.select import revoked_ids
 from riverbed.memory.suppress import GUARDED_SEVERITIES
 
@@ -78,6 +79,10 @@ class SuppressionSpec:
     #: known: a later version that rewords its findings is then named (`riverbed rekey`).
     finding_tool: str | None = None
     finding_tool_version: str | None = None
+    #: The file and message of the finding a fingerprint suppression hides, when known: its
+    #: title then says what it hides (a bare fingerprint tells a reader or an agent nothing).
+    finding_file: str | None = None
+    finding_message: str | None = None
 
 
 def _choice(value: str, allowed: tuple[_T, ...], field: str) -> _T:
@@ -133,13 +138,31 @@ def suppression_id(defining: dict[str, Any], stem: str) -> str:
     return f"suppression-{stem}-{digest}"
 
 
-def _title(fingerprint: str | None, rule_id: str | None, paths: list[str], files: list[str]) -> str:
+_TITLE_MAX = 200
+
+
+def _title(spec: SuppressionSpec, paths: list[str], files: list[str]) -> str:
+    fingerprint, rule_id = spec.fingerprint, spec.rule_id
     if fingerprint is not None:
-        where = f" in {files[0]}" if files else ""
-        return f"Suppress finding {fingerprint}{where}"
+        file = spec.finding_file or (files[0] if files else None)
+        where = f" in {file}" if file else ""
+        if spec.finding_rule is None:
+            return _capped(f"Suppress finding {fingerprint}{where}")
+        message = _shown_message(spec.finding_message)
+        return _capped(f"Suppress {spec.finding_rule}{where}" + (f": {message}" if message else ""))
     scope = ", ".join(paths) if paths else "every file"
-    title = f"Suppress {rule_id} in {scope}"
-    return title if len(title) <= 200 else title[:199] + "…"
+    return _capped(f"Suppress {rule_id} in {scope}")
+
+
+def _shown_message(message: str | None) -> str:
+    """The finding's message on one line, or "" when it holds a credential's shape (a secret
+    scanner's finding quotes what it found; memory must not keep it)."""
+    text = " ".join((message or "").split())
+    return "" if secret_kind(text) is not None else text
+
+
+def _capped(title: str) -> str:
+    return title if len(title) <= _TITLE_MAX else title[: _TITLE_MAX - 1] + "…"
 
 
 def _record_finding(ctx: Context, spec: SuppressionSpec) -> None:
@@ -150,6 +173,10 @@ def _record_finding(ctx: Context, spec: SuppressionSpec) -> None:
         ctx["tool"] = spec.finding_tool
         if spec.finding_tool_version:
             ctx["toolVersion"] = spec.finding_tool_version
+    if spec.finding_file:
+        ctx["file"] = spec.finding_file
+    if message := _shown_message(spec.finding_message):
+        ctx["message"] = message[:1000]
 
 
 def build_suppression_entry(spec: SuppressionSpec, *, now: datetime, generation: int = 1) -> Entry:
@@ -200,7 +227,7 @@ def build_suppression_entry(spec: SuppressionSpec, *, now: datetime, generation:
         _record_finding(ctx, spec)
     return build_entry(
         type="suppression",
-        title=_title(fingerprint, rule_id, path_list, files),
+        title=_title(spec, path_list, files),
         content=reason.strip(),
         author=spec.author,
         now=now,

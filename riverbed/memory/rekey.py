@@ -11,8 +11,8 @@ id no revocation names. The plan is pure; `write_rekey` carries it out in one lo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -37,6 +37,8 @@ class Rekey:
     rule: str
     location: str
     new_id: str
+    #: The version of the tool the new findings come from, recorded on the new suppression.
+    tool_version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,8 @@ class RekeyPlan:
     ambiguous: tuple[str, ...]
     #: Suppressions whose old fingerprint is in no old finding, or whose place has no new one.
     unmatched: tuple[str, ...]
+    #: Why each ambiguous or unmatched suppression is left alone, by id (one line each).
+    why: Mapping[str, str] = field(default_factory=dict)
     #: (id, why) of suppressions an old finding hit that are not in force: never carried.
     not_in_force: tuple[tuple[str, str], ...] = ()
 
@@ -85,14 +89,14 @@ def plan_rekey(
     ambiguous: list[str] = []
     unmatched: list[str] = []
     not_in_force: list[tuple[str, str]] = []
+    why: dict[str, str] = {}
+    versions = {(f.file, f.line, f.rule_id): f.tool_version for f in new if f.tool_version}
     for entry in index["entries"]:
         ctx = context(entry)
         old_fp = ctx.get("fingerprint")
-        # Superseded and archived ones have no say: their successors (or nothing) apply.
         if entry.get("type") != "suppression" or not is_active(entry) or not old_fp:
-            continue
-        state = effective_state(entry, revocations, now)
-        if not state.in_force:
+            continue  # superseded and archived ones have no say: their successors apply
+        if not (state := effective_state(entry, revocations, now)).in_force:
             if old_fp in by_fingerprint:
                 not_in_force.append((str(entry.get("id")), state.detail))
             continue
@@ -102,18 +106,49 @@ def plan_rekey(
             for new_fp in new_places.get(place, set())
         }
         entry_id = str(entry.get("id"))
+        places = sorted(by_fingerprint.get(old_fp, []))
         if len(targets) > 1:
             ambiguous.append(entry_id)
+            why[entry_id] = _why_ambiguous(old_fp, places, len(targets))
         elif not targets:
             unmatched.append(entry_id)
+            why[entry_id] = (
+                f"{old_fp} is in no finding of the old run"
+                if not places
+                else f"the new run has no finding at {_shown(places)} (the old {old_fp}'s places)"
+            )
         elif (target := next(iter(targets))) != old_fp:
-            place = sorted(by_fingerprint[old_fp])[0]
+            place = places[0]
             new_id = _fresh_id(f"{entry_id}-rekeyed", ids)
             ids.add(new_id)
             changes.append(
-                Rekey(entry_id, old_fp, target, place[2], f"{place[0]}:{place[1]}", new_id)
+                Rekey(
+                    entry_id,
+                    old_fp,
+                    target,
+                    place[2],
+                    f"{place[0]}:{place[1]}",
+                    new_id,
+                    tool_version=versions.get(place),
+                )
             )
-    return RekeyPlan(tuple(changes), tuple(ambiguous), tuple(unmatched), tuple(not_in_force))
+    return RekeyPlan(tuple(changes), tuple(ambiguous), tuple(unmatched), why, tuple(not_in_force))
+
+
+def _shown(places: Sequence[Place], limit: int = 5) -> str:
+    """`file:line` of the first few places, and how many more."""
+    shown = ", ".join(f"{file}:{line}" for file, line, _ in places[:limit])
+    return shown + (f" and {len(places) - limit} more" if len(places) > limit else "")
+
+
+def _why_ambiguous(old_fp: str, places: Sequence[Place], targets: int) -> str:
+    """Why one old fingerprint cannot be carried: the new run splits it."""
+    return (
+        f"the old {old_fp} (at {_shown(places)}) became {targets} new fingerprints: the new "
+        "version tells apart findings the old one did not, so one suppression cannot say "
+        "which to hide; suppress the new ones you mean with `riverbed suppress FINGERPRINT "
+        "--findings NEW`"
+    )
 
 
 def _fresh_id(stem: str, taken: set[str]) -> str:
@@ -133,6 +168,8 @@ def rekeyed_entry(old: Entry, change: Rekey, *, now: datetime, why: str) -> Entr
         "fingerprint": change.new_fingerprint,
         "rekeyedFrom": change.suppression_id,
     }
+    if change.tool_version is not None and "tool" in ctx:
+        ctx["toolVersion"] = change.tool_version
     meta: Metadata = {**old["metadata"], "createdAt": format_timestamp(now)}
     meta.pop("updatedAt", None)
     note = f"\n\nRe-keyed from {change.suppression_id} ({change.old_fingerprint}): {why}."

@@ -11,7 +11,7 @@ from typing import Any
 from riverbed.findings.interface import Finding
 from riverbed.index.model import SEVERITY_RANK, Entry, Index, context
 from riverbed.memory.baseline import Baseline
-from riverbed.memory.baseline_match import baseline_states, tool_change_problem
+from riverbed.memory.baseline_match import BaselineMatch, match_baseline, tool_change_problem
 from riverbed.memory.change import FILTER_MODES, Change, FilterMode, finding_scope
 from riverbed.memory.decision import Decision, Outcome
 from riverbed.memory.evidence import EvidenceCheck, check_all, evidence_counts
@@ -22,19 +22,13 @@ from riverbed.memory.layers import (
     LayerMarks,
     SharedLayer,
     enforce_never_suppress,
-    never_lowered,
-    overrides_in_order,
+    layered_overrides,
     shared_view,
 )
 from riverbed.memory.select import ChangedFiles, ReviewMemory, load_review_memory, should_resurface
-from riverbed.memory.severity import (
-    OverrideRefusal,
-    OverrideResult,
-    OverrideUse,
-    SeverityOverride,
-    apply_overrides,
-)
+from riverbed.memory.severity import OverrideRefusal, OverrideUse, SeverityOverride
 from riverbed.memory.suppress import SuppressionDecision, SuppressionResult, apply_suppressions
+from riverbed.memory.suppression_upgrade import StaleSuppressions, stale_after_upgrade
 
 
 @dataclass(frozen=True)
@@ -61,8 +55,11 @@ class ReviewResult:
     overrides: tuple[OverrideUse, ...] = ()
     #: Overrides refused on findings they may not re-grade (a neverSuppress rule lowered).
     overrides_refused: tuple[OverrideRefusal, ...] = ()
-    #: A tool upgrade that emptied the baseline's matching (both versions named), or None.
+    #: A tool upgrade that emptied the baseline's matching or left fingerprint suppressions
+    #: matching nothing (both versions named), or None.
     tool_change: str | None = None
+    #: Per tool, the fingerprint suppressions an upgrade left matching nothing.
+    stale_suppressions: tuple[StaleSuppressions, ...] = ()
     #: The id of the finding-history entry the labels came from (None: no history in memory).
     history: str | None = None
     #: The base's findings the change removed in its files (None: no baseline to tell).
@@ -154,7 +151,7 @@ class ReviewResult:
             "suppressionsInEffect": len(self.suppressions),
             "suppressionsUsed": len(used),
             "resurfaced": len(self.resurfaced),
-            "memoryEntries": len(self.memory.entries),
+            "memoryEntries": len(self.memory.guidance),
         }
         if self.filter_mode != self.effective_mode:
             out["filterModeRequested"] = self.filter_mode
@@ -223,8 +220,8 @@ def _decisions(
     *,
     change: Change | None,
     mode: FilterMode,
-    baseline: Baseline | None,
     checks: Sequence[EvidenceCheck] | None,
+    matched: BaselineMatch,
     layers: LayerMarks | None = None,
 ) -> tuple[Decision, ...]:
     """One decision per finding: outcome, scope, baseline state, guard skips, evidence."""
@@ -234,7 +231,7 @@ def _decisions(
         if item.finding_index not in suppressed_by:
             refused.setdefault(item.finding_index, []).append(item)
     decisions: list[Decision] = []
-    states = baseline_states(findings, baseline, change)
+    states = matched.states
     for position, finding in enumerate(findings):
         state = states[position]
         scope = finding_scope(finding, change, mode)
@@ -259,6 +256,7 @@ def _decisions(
                 evidence=checks[position] if checks is not None else None,
                 layer=layers.layer_of(hidden) if layers and hidden else None,
                 protected_by=layers.protected.get(position) if layers else None,
+                key_kind=matched.kinds[position],
             )
         )
     return tuple(decisions)
@@ -288,13 +286,15 @@ def _suppress(
     phase: str | None,
     change: Change | None,
     now: datetime,
-) -> tuple[ReviewMemory, list[Entry], SuppressionResult, LayerMarks | None]:
-    """Both layers' suppressions applied: memory, those in effect, the result, layer marks."""
+) -> tuple[ReviewMemory, list[Entry], SuppressionResult, LayerMarks | None, list[Entry]]:
+    """Both layers' suppressions applied: memory, those in effect, the result, layer marks,
+    and the repository's suppressions that were tried (for the files changed or named)."""
     memory, in_effect, applicable = _memory_for(
         index, findings, phase=phase, change=change, now=now
     )
     if shared is None:
-        return memory, in_effect, apply_suppressions(findings, applicable, now=now), None
+        result = apply_suppressions(findings, applicable, now=now)
+        return memory, in_effect, result, None, applicable
     _, shared_effect, shared_applicable = _memory_for(
         shared_view(shared.index, index), findings, phase=phase, change=change, now=now
     )
@@ -303,17 +303,8 @@ def _suppress(
     result = apply_suppressions(findings, [*shared_applicable, *applicable], now=now)
     result, protected = enforce_never_suppress(result, findings, shared)
     ids = frozenset(str(e.get("id")) for e in shared_applicable)
-    return memory, [*shared_effect, *in_effect], result, LayerMarks(shared.label, ids, protected)
-
-
-def _graded(
-    findings: Sequence[Finding], shared: SharedLayer | None, local: Sequence[SeverityOverride]
-) -> OverrideResult:
-    """Severity overrides applied: the shared layer's first, local ones never lowering a
-    finding the shared policy never suppresses."""
-    return apply_overrides(
-        findings, overrides_in_order(shared, local), refuse=never_lowered(shared)
-    )
+    marks = LayerMarks(shared.label, ids, protected)
+    return memory, [*shared_effect, *in_effect], result, marks, applicable
 
 
 def review_findings(
@@ -328,35 +319,34 @@ def review_findings(
     workspace: str | os.PathLike[str] | None = None,
     severity_overrides: Sequence[SeverityOverride] = (),
     shared: SharedLayer | None = None,
+    line_texts: Sequence[str | None] | None = None,
 ) -> ReviewResult:
     """Apply the memory of `index` to `findings` for `change` in `phase`, scoped and labelled.
 
     Severity overrides re-grade the findings first: the guard, fail-on and every output
-    see the overridden severity (fingerprints do not change).
+    see the overridden severity (fingerprints do not change). `line_texts`, the head's source
+    lines of the findings, let a baseline with line keys match by line (findings/line_hash.py).
     """
     if filter_mode is not None and filter_mode not in FILTER_MODES:
         raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
-    graded = _graded(findings, shared, severity_overrides)
+    graded = layered_overrides(findings, shared, severity_overrides)
     findings = graded.findings
     requested = filter_mode or default_filter_mode(change)
     mode = change.effective_mode(requested) if change is not None else "nofilter"
-    memory, in_effect, result, layers = _suppress(
+    memory, in_effect, result, layers, tried = _suppress(
         findings, index, shared, phase=phase, change=change, now=now
     )
     changed = ChangedFiles(change.paths if change is not None else ())
     resurfaced = tuple(e for e in in_effect if should_resurface(e, changed, now=now))
     checks = check_all(findings, workspace) if workspace is not None else None
+    matched = match_baseline(findings, baseline, change, line_texts)
     decisions = _decisions(
-        findings, result, change=change, mode=mode, baseline=baseline, checks=checks, layers=layers
+        findings, result, change=change, mode=mode, checks=checks, layers=layers, matched=matched
     )
-    notes = [
-        *(change.notes if change is not None else ()),
-        *graded.messages(),
-        *_fallback_notes(change, requested, mode),
-    ]
+    notes = [*graded.messages(), *_fallback_notes(change, requested, mode)]
+    notes = [*(change.notes if change is not None else ()), *notes, *filter(None, [matched.note])]
     decisions, history = _labelled(decisions, index, findings)
-    upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])
-    said = (*result.ignored, *((upgrade,) if upgrade else ()), *graded.refusals())
+    stale, changes = _upgrades(findings, baseline, decisions, tried, result)
     return ReviewResult(
         phase=phase,
         filter_mode=requested,
@@ -368,14 +358,29 @@ def review_findings(
         memory=memory,
         suppressions=tuple(in_effect),
         resurfaced=resurfaced,
-        warnings=(*dict.fromkeys(memory.warnings), *said),
+        warnings=(*dict.fromkeys(memory.warnings), *result.ignored, *changes, *graded.refusals()),
         notes=tuple(notes),
         overrides=graded.used,
         overrides_refused=graded.refused,
-        tool_change=upgrade,
+        tool_change="; and ".join(changes) or None,
+        stale_suppressions=stale,
         history=history,
         fixed=fixed_findings(findings, baseline, change),
     )
+
+
+def _upgrades(
+    findings: Sequence[Finding],
+    baseline: Baseline | None,
+    decisions: Sequence[Decision],
+    tried: Sequence[Entry],
+    result: SuppressionResult,
+) -> tuple[tuple[StaleSuppressions, ...], list[str]]:
+    """What a tool upgrade left behind: fingerprint suppressions matching nothing, and the
+    lines that say so and what it did to the baseline (one upgrade can do both)."""
+    stale = stale_after_upgrade(findings, tried, result)
+    upgrade = tool_change_problem(findings, baseline, [d.baseline_state for d in decisions])
+    return stale, [*((upgrade,) if upgrade else ()), *(s.text() for s in stale)]
 
 
 def _labelled(

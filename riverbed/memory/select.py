@@ -18,6 +18,21 @@ def is_revocation(entry: Entry) -> bool:
     return entry.get("type") == "resurface" and context(entry).get("action") == "revoke"
 
 
+#: `review` entries that are riverbed's own bookkeeping: baselines, finding history, the
+#: identity riverbed writes as, the learner's state (memory/baseline.py, history.py,
+#: identity.py, lessons/stored.py).
+_RECORD_KINDS = frozenset(
+    {"findings-baseline", "finding-history", "riverbed-identity", "lessons-state"}
+)
+
+
+def is_record(entry: Entry) -> bool:
+    """True for bookkeeping, not guidance: a revocation, a findings baseline, a history record."""
+    if is_revocation(entry):
+        return True
+    return entry.get("type") == "review" and context(entry).get("kind") in _RECORD_KINDS
+
+
 def revoked_ids(index: Index) -> set[str]:
     """Ids named by a revocation record (`context.suppressionId`), whatever its status."""
     return revoked_among(e for e in index.get("entries", []) if e.get("type") == "resurface")
@@ -122,6 +137,11 @@ class ReviewMemory:
     warnings: tuple[str, ...] = ()
     #: How many entries were left out, by reason: inactive, expired, revoked, phase, files.
     excluded: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def guidance(self) -> list[Entry]:
+        """The entries that tell a reviewer something (bookkeeping records left out)."""
+        return [e for e in self.entries if not is_record(e)]
 
     def of_type(self, entry_type: str) -> list[Entry]:
         """Entries of one type, in index order."""

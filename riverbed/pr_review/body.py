@@ -25,7 +25,7 @@ from riverbed.pr_review.model import (
 )
 from riverbed.pr_review.placement import Placement
 from riverbed.pr_review.state import ReviewState, format_review_marker
-from riverbed.text import block, inline
+from riverbed.text import block, defuse_markers, inline
 
 SUPPRESS_HINT = (
     "<sub>To hide a finding in future reviews, comment "
@@ -91,7 +91,8 @@ def inline_comment_body(finding: ReviewFinding, max_message: int = 4000, *, fix:
     guarded = finding.severity in ("major", "critical")
     kind = " --type accepted_risk" if guarded else ""
     command = f'/riverbed suppress {inline(finding.fingerprint, 64)}{kind} --reason "…"'
-    return (
+    # The final guard: whatever a producer's text did, the only marker is the one added last.
+    return defuse_markers(
         f"**{inline(finding.severity, 20)}** · {_code(finding.rule_id)} · riverbed\n\n"
         f"{block(finding.message, max_message)}{evidence}\n\n"
         + (f"{fix}\n" if fix else "")
@@ -99,13 +100,12 @@ def inline_comment_body(finding: ReviewFinding, max_message: int = 4000, *, fix:
         + (f"⟲ {label}\n\n" if (label := history_label(finding)) else "")
         + f"<sub>fingerprint {_code(finding.fingerprint, 64)} · comment "
         f"<code>{command}</code> on this pull request to hide it in future reviews</sub>\n"
-        + format_finding_marker(
-            finding.fingerprint,
-            rule_id=finding.rule_id,
-            severity=finding.severity,
-            path=finding.path,
-            line=finding.line,
-        )
+    ) + format_finding_marker(
+        finding.fingerprint,
+        rule_id=finding.rule_id,
+        severity=finding.severity,
+        path=finding.path,
+        line=finding.line,
     )
 
 
@@ -317,9 +317,11 @@ def render_review_body(
         _heading(report) + _counts(report) + "\n" + _placement_line(placement, max_inline)
     ) + _notes(report)
     sections = _sections(report, placement.in_body, "Findings not commented inline")
-    bottom = "\n" + SUPPRESS_HINT + format_review_marker(state) + "\n"
-    body, _cut = _compose(top, sections, bottom, limit)
-    return body
+    marker = format_review_marker(state) + "\n"
+    body, _cut = _compose(top, sections, "\n" + SUPPRESS_HINT + marker, limit)
+    # The final guard: the state marker, written last, is the only riverbed marker in the body
+    # (escaped text and code spans hold none already, so in practice it changes nothing).
+    return defuse_markers(body.removesuffix(marker)) + marker
 
 
 def render_job_summary(

@@ -55,7 +55,10 @@ class Gathered:
 
 
 def is_own(comment: CommentLike, identity: str) -> bool:
-    """True when riverbed's identity posted the comment (a person cannot post as a Bot)."""
+    """True when riverbed's identity posted the comment (a person cannot post as a Bot).
+
+    `identity` is the login pinned in memory (or the token's): the caller refuses the login
+    every workflow shares (`github-actions[bot]`), where this would prove nothing."""
     return comment.user_type == "Bot" and comment.login.lower() == identity.lower()
 
 

@@ -19,7 +19,9 @@ class PostedComment:
     """A review or review comment already on the PR, as far as riverbed cares."""
 
     body: str
-    author_is_bot: bool  # only bot-authored markers count: a user cannot post as a bot
+    #: True only when riverbed's pinned identity wrote it (a bot: a person cannot post as
+    #: one); nobody else's markers count.
+    author_is_bot: bool
     path: str | None = None
 
 

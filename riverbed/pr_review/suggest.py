@@ -16,7 +16,7 @@ from typing import Final
 
 from riverbed.findings.fixes import Edit, Fix
 from riverbed.pr_review.fix_apply import FixMismatch, Lines, apply, replaced_lines, resolve
-from riverbed.text import clean, inline, plural
+from riverbed.text import clean, defuse_markers, has_marker, inline, plural
 
 #: The most characters of fix text (or diff) a comment shows; a longer fix is named, not cut
 #: (half a fix is wrong code).
@@ -25,8 +25,6 @@ MAX_FIX_CHARS: Final = 6000
 _HIDDEN: Final = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
 )
-#: riverbed's own hidden markers: a fix that carries one is not shown at all.
-_MARKER: Final = re.compile(r"<!--\s*riverbed", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -103,6 +101,12 @@ def _edit_lines(edit: Edit) -> list[str]:
 
 def diff_text(fix: Fix, texts: Mapping[str, FileText]) -> str:
     """The fix as a unified diff of each file (or, without a file's text, its edits)."""
+    # The file names and lines shown are the producer's and the file's, printed raw in code:
+    # no riverbed marker may survive in them (show_fix withholds such a fix before this).
+    return defuse_markers(_diff(fix, texts))
+
+
+def _diff(fix: Fix, texts: Mapping[str, FileText]) -> str:
     out: list[str] = []
     for file in fix.files:
         edits = [e for e in fix.edits if e.file == file]
@@ -136,16 +140,24 @@ def show_fix(
     more = len(fixes) - 1
     others = f"\n\n<sub>The tool offers {plural(more, 'other fix')}, not shown.</sub>" * (more > 0)
     size = sum(len(e.text) for e in fix.edits)
-    if any(_MARKER.search(e.text) for e in fix.edits):
+    # riverbed's markers are read from the raw body, and code shows text raw: a fix whose
+    # text, file names or shown lines hold one would plant a forged marker in the comment.
+    if any(has_marker(e.text) for e in fix.edits):
         return _withheld("its text holds riverbed's own hidden marker", said, others)
+    if any(has_marker(file) for file in fix.files):
+        return _withheld("a file it edits is named with riverbed's own hidden marker", said, others)
     if size > MAX_FIX_CHARS:
         why = f"its text is {size:,} characters, over the {MAX_FIX_CHARS:,} a comment shows"
         return _withheld(why, said, others)
     new = _suggestion(fix, path, first, last, texts.get(path, FileText(None, "not read")))
+    if isinstance(new, list) and has_marker("\n".join(new)):
+        return _withheld("the lines it shows hold riverbed's own hidden marker", said, others)
     if isinstance(new, list):
         block = fence("".join(f"{line}\n" for line in new), "suggestion")
         return FixShown(f"**Suggested change**{said}\n\n{block}{others}", "suggestion")
-    diff = diff_text(fix, texts)
+    diff = _diff(fix, texts)
+    if has_marker(diff):
+        return _withheld("the lines it shows hold riverbed's own hidden marker", said, others)
     if len(diff) > MAX_FIX_CHARS:
         why = (
             f"as a diff it is {len(diff):,} characters, over the {MAX_FIX_CHARS:,} a comment shows"

@@ -1,7 +1,8 @@
 """Review threads that follow the code (pure): which of riverbed's threads a push fixed.
 
 A thread is riverbed's when its first comment was written by riverbed's own identity (a
-bot account: a person cannot post as one) and carries a finding marker. A marker in a
+bot account: a person cannot post as one; the login pinned in memory by a trusted run, never
+taken from a review's text) and carries a finding marker. A marker in a
 comment by anyone else is forged and ignored. When every finding a riverbed thread names
 is gone from this run's findings, riverbed replies "fixed in `<sha>`" once and resolves
 the thread, unless someone other than riverbed replied in it: then it replies and leaves
@@ -19,7 +20,7 @@ from typing import Final
 
 from riverbed.pr_review.markers import parse_finding_markers
 from riverbed.pr_review.state import parse_review_marker
-from riverbed.text import code, comment_json
+from riverbed.text import code, comment_json, defuse_markers
 
 #: Only a marker that starts a reply counts: later text may echo someone else's.
 _FIXED: Final = re.compile(r"<!-- riverbed:fixed (\{[^<>\n]{0,200}?\}) -->")
@@ -96,7 +97,7 @@ def format_fixed_reply(head_sha: str | None, finding: str, thread_id: str) -> st
     marker = comment_json({"thread": thread_id[:100]})
     where = code(head_sha[:12]) if head_sha else "the latest push"
     line = f"Fixed in {where}: riverbed no longer finds {finding} here."
-    return f"<!-- riverbed:fixed {marker} -->\n{line}"
+    return f"<!-- riverbed:fixed {marker} -->\n{defuse_markers(line)}"
 
 
 def is_fixed_reply(body: str) -> bool:
@@ -171,12 +172,18 @@ def plan_threads(
     return ThreadPlan(tuple(steps), frozenset(posted), foreign)
 
 
-def identity_from_reviews(reviews: Sequence[tuple[str, str, bool]]) -> str:
-    """riverbed's identity: the bot that wrote its newest review here, else GITHUB_TOKEN's.
+def foreign_review_markers(reviews: Sequence[tuple[str, str, bool]], identity: str) -> int:
+    """How many reviews carry riverbed's review marker but were not written by `identity`.
 
-    Each review is (author login, body, whether the author is a bot), oldest first.
+    Each review is (author login, body, whether the author is a bot). Such a review (another
+    app quoting riverbed's body, a person pasting it) never makes its author riverbed: the
+    identity is pinned by what riverbed itself wrote, never by what a review says.
     """
-    for login, body, is_bot in reversed(reviews):
-        if is_bot and login and parse_review_marker(body) is not None:
-            return login
-    return DEFAULT_IDENTITY
+    return sum(
+        1
+        for login, body, is_bot in reviews
+        if parse_review_marker(body) is not None
+        and not is_identity(
+            ThreadComment(None, body, login.removesuffix("[bot]"), is_bot), identity
+        )
+    )

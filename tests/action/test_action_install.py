@@ -1,4 +1,4 @@
-"""The composite's install steps as the action runs them: venv built, reused, tampering rebuilt.
+"""The composite's install step as the action runs it: the venv built afresh, never reused.
 
 These run action.yml's own `run:` scripts (read from the file) with the environment those
 steps get, so a change to the composite is what is tested. The first build fetches the
@@ -7,8 +7,10 @@ hashed wheels from the package index (uv and pip keep them in their caches after
 
 from __future__ import annotations
 
-import json
+import base64
+import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -38,10 +40,13 @@ def _step(
     return done, {pair[0]: pair[1] for pair in pairs if len(pair) == 2}
 
 
-class Install:
-    """The key and install steps of action.yml, run like the runner runs them."""
+NAME = "Install riverbed into a private virtual environment"
 
-    def __init__(self, tmp: Path) -> None:
+
+class Install:
+    """The install step of action.yml, run like the runner runs it."""
+
+    def __init__(self, tmp: Path, cache: str = "") -> None:
         self.out = tmp / "github-output"
         self.env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -50,28 +55,19 @@ class Install:
             "RUNNER_TEMP": str(tmp / "runner-temp"),
             "RUNNER_OS": "Linux",
             "RUNNER_ARCH": "X64",
-            "RIVERBED_PYTHON": sys.executable,
             "PIP_ROOT_USER_ACTION": "ignore",
         }
         for name in ("UV_CACHE_DIR", "PIP_CACHE_DIR", "XDG_CACHE_HOME", "PIP_INDEX_URL"):
             if name in os.environ:
                 self.env[name] = os.environ[name]
         (tmp / "runner-temp").mkdir()
-        done, values = _step("Compute riverbed's venv cache key", self.env, self.out)
-        assert done.returncode == 0, done.stdout + done.stderr
-        self.key, self.venv = values["key"], Path(values["venv"])
-        # The install step's env: as action.yml maps it from the key step's outputs.
-        context = {f"steps.key.outputs.{name}": value for name, value in values.items()}
-        context["steps.python.outputs.python-path"] = sys.executable
-        name = "Install riverbed into a private virtual environment"
-        self.env.update(step_env(ACTION, name, context))
-        assert self.env["RIVERBED_VENV"] == str(self.venv)
-        assert self.env["RIVERBED_CACHE_KEY"] == self.key
+        # The step's env: as action.yml maps it from setup-python's output and the inputs.
+        context = {"steps.python.outputs.python-path": sys.executable, "inputs.cache": cache}
+        self.env.update(step_env(ACTION, NAME, context))
+        self.venv = tmp / "runner-temp" / "riverbed-venv"
 
     def run(self) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
-        done, values = _step(
-            "Install riverbed into a private virtual environment", self.env, self.out
-        )
+        done, values = _step(NAME, self.env, self.out)
         assert done.returncode == 0, done.stdout + done.stderr
         python = values["python"]
         probe = subprocess.run(
@@ -86,18 +82,12 @@ class Install:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Install:
-    """One venv built by the install step (a cold run: nothing restored)."""
+    """One venv built by the install step."""
     install = Install(tmp_path_factory.mktemp("install"))
     done, values = install.run()
-    assert values["built"] == "true" and values["key"] == install.key
-    assert "rebuilding" not in done.stdout  # nothing was restored, so nothing was rejected
+    assert values == {"python": str(install.venv / "bin" / "python"), "built": "true"}
+    assert "has no effect" not in done.stdout  # the cache input is not set
     return install
-
-
-def test_key_names_os_arch_interpreter_and_package_version(built: Install) -> None:
-    version = ".".join(map(str, sys.version_info[:3]))
-    assert built.key.startswith(f"riverbed-venv-Linux-X64-cpython{version}-0.1.0-")
-    assert built.venv == Path(built.env["RUNNER_TEMP"]) / "riverbed-venv"
 
 
 def test_the_package_metadata_and_console_script_are_installed(built: Install) -> None:
@@ -130,86 +120,94 @@ def test_only_a_runner_keeps_the_scratch_for_its_own_cleanup(
     assert not install._runner_empties(scratch)
 
 
-def test_a_valid_restored_venv_is_reused(built: Install) -> None:
-    done, values = built.run()
-    assert values["built"] == "false", done.stdout
-    assert "reusing the venv" in done.stdout
-
-
-def test_the_install_step_computes_the_key_when_run_on_its_own(built: Install) -> None:
-    env = {name: value for name, value in built.env.items() if name != "RIVERBED_CACHE_KEY"}
-    done, values = _step("Install riverbed into a private virtual environment", env, built.out)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert values["key"] == built.key and values["built"] == "false", done.stdout
-
-
 def _site(venv: Path) -> Path:
     (site,) = venv.glob("lib/python*/site-packages")
     return site
 
 
-def test_a_missing_file_is_detected_and_rebuilt(built: Install) -> None:
-    victim = _site(built.venv) / "github" / "Repository.py"
-    victim.unlink()
-    done, values = built.run()
-    assert values["built"] == "true"
-    assert (
-        "::notice::riverbed: rebuilding the restored venv because github/Repository.py is missing"
-        in done.stdout
+def _plant(venv: Path, canary: Path) -> list[Path]:
+    """What a cache writer would leave in a venv that passed the old checks; each plant, run,
+    touches `canary`. Returns the planted files."""
+    site = _site(venv)
+    touch = f"import pathlib; pathlib.Path({str(canary)!r}).touch()"
+    planted = [
+        site / "zz-evil.pth",  # an extra .pth: run at every start
+        site / "sitecustomize.py",  # run at every start
+        site / "github" / "__pycache__" / "Repository.cpython-311.pyc",  # a "stale" .pyc
+    ]
+    planted[0].write_text(touch + "\n", encoding="utf-8")
+    planted[1].write_text(touch + "\n", encoding="utf-8")
+    planted[2].parent.mkdir(exist_ok=True)
+    planted[2].write_bytes(b"not bytecode riverbed wrote")
+    # A RECORD line rewritten to match a changed file, and a hash-less line for a new one.
+    (record,) = site.glob("orjson-*.dist-info/RECORD")
+    victim = site / "orjson" / "__init__.py"
+    victim.write_text(victim.read_text(encoding="utf-8") + f"\n{touch}\n", encoding="utf-8")
+    digest = base64.urlsafe_b64encode(hashlib.sha256(victim.read_bytes()).digest())
+    lines = [
+        f"orjson/__init__.py,sha256={digest.rstrip(b'=').decode()},{victim.stat().st_size}"
+        if line.startswith("orjson/__init__.py,")
+        else line
+        for line in record.read_text(encoding="utf-8").splitlines()
+    ]
+    record.write_text("\n".join([*lines, "orjson/extra.py,,"]) + "\n", encoding="utf-8")
+    (site / "orjson" / "extra.py").write_text(touch + "\n", encoding="utf-8")
+    cfg = venv / "pyvenv.cfg"
+    cfg.write_text(
+        cfg.read_text(encoding="utf-8").replace(
+            "include-system-site-packages = false", "include-system-site-packages = true"
+        ),
+        encoding="utf-8",
     )
-    assert victim.is_file()
-
-
-def test_a_changed_file_is_detected(built: Install) -> None:
-    install = root_script("action_install")
-    victim = _site(built.venv) / "orjson" / "__init__.py"
-    original = victim.read_bytes()
-    assert install.venv_problem(built.venv, built.key, ROOT) is None
-    try:
-        victim.write_bytes(original + b"\nPOISONED = True\n")
-        problem = install.venv_problem(built.venv, built.key, ROOT)
-        assert problem == "orjson/__init__.py differs from its RECORD"
-    finally:
-        victim.write_bytes(original)
-    assert install.venv_problem(built.venv, built.key, ROOT) is None
-
-
-def test_a_missing_distribution_is_detected(built: Install) -> None:
-    install = root_script("action_install")
-    (record,) = _site(built.venv).glob("pynacl-*.dist-info")
-    moved = record.with_name("moved-away")
-    record.rename(moved)
-    try:
-        problem = install.venv_problem(built.venv, built.key, ROOT)
-        assert problem is not None and problem.startswith("pynacl ") and "not installed" in problem
-    finally:
-        moved.rename(record)
-
-
-def test_a_wrong_interpreter_is_detected_and_rebuilt(built: Install) -> None:
-    python = built.venv / "bin" / "python"
+    # A wrapper in place of the interpreter link.
+    python = venv / "bin" / "python"
+    real = python.resolve()
     python.unlink()
-    python.write_text("#!/bin/sh\necho '3.9.0 (an impostor)'\n", encoding="utf-8")
+    python.write_text(f'#!/bin/sh\ntouch {canary}\nexec {real} "$@"\n', encoding="utf-8")
     python.chmod(0o755)
+    return [*planted, victim, site / "orjson" / "extra.py", python]
+
+
+def test_a_planted_venv_is_never_reused_whatever_it_passes(built: Install, tmp_path: Path) -> None:
+    """What a cache writer could slip past the old checks is removed: the venv is rebuilt."""
+    canary = tmp_path / "planted-code-ran"
+    _plant(built.venv, canary)
+    canary.unlink(missing_ok=True)  # planting ran nothing; make sure the slate is clean
     done, values = built.run()
     assert values["built"] == "true"
-    assert "its interpreter is not the one setup-python provided" in done.stdout
-    assert subprocess.run([str(python), "-c", "import sys"], check=False).returncode == 0
+    assert "removing what is already at" in done.stdout
+    site = _site(built.venv)
+    assert not (site / "zz-evil.pth").exists() and not (site / "sitecustomize.py").exists()
+    assert not (site / "orjson" / "extra.py").exists()
+    assert not (site / "github" / "__pycache__").exists()
+    assert "include-system-site-packages = false" in (built.venv / "pyvenv.cfg").read_text()
+    assert (built.venv / "bin" / "python").is_symlink()
+    # The rebuilt venv runs riverbed without running any of it.
+    subprocess.run([values["python"], "-c", "import orjson, github, riverbed"], check=True)
+    assert not canary.exists()
 
 
-def test_a_venv_from_another_key_is_not_reused(built: Install) -> None:
-    install = root_script("action_install")
-    marker = built.venv / "riverbed-venv.json"
-    original = marker.read_text(encoding="utf-8")
-    data = json.loads(original)
-    try:
-        marker.write_text(json.dumps(dict(data, key=data["key"] + "-other")), encoding="utf-8")
-        assert install.venv_problem(built.venv, built.key, ROOT) == "it was built for another key"
-        marker.write_text(json.dumps(dict(data, base="/elsewhere/python")), encoding="utf-8")
-        problem = install.venv_problem(built.venv, built.key, ROOT)
-        assert problem == "it was built at another path or by another interpreter"
-    finally:
-        marker.write_text(original, encoding="utf-8")
+def test_a_symlink_at_the_venv_path_is_replaced_not_followed(
+    built: Install, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "someone-elses-dir"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("theirs", encoding="utf-8")
+    shutil.rmtree(built.venv)
+    built.venv.symlink_to(elsewhere, target_is_directory=True)
+    _done, values = built.run()
+    assert values["built"] == "true" and not built.venv.is_symlink()
+    assert (elsewhere / "keep.txt").read_text(encoding="utf-8") == "theirs"
+
+
+@pytest.mark.parametrize("value", ["true", "false"])
+def test_the_retired_cache_input_is_a_no_op_that_says_so(tmp_path: Path, value: str) -> None:
+    install = Install(tmp_path, cache=value)
+    assert install.env["RIVERBED_CACHE_INPUT"] == value
+    done, values = install.run()
+    assert values["built"] == "true"
+    (notice,) = [line for line in done.stdout.splitlines() if line.startswith("::notice")]
+    assert notice.startswith("::notice title=riverbed: the cache input has no effect::")
 
 
 @pytest.mark.parametrize("version", ["3.10", "3.9.18", "2.7", "3.8", "pypy3.10", "pypy3.9"])
@@ -236,7 +234,7 @@ def test_the_install_script_refuses_an_old_interpreter_itself(tmp_path: Path) ->
     path = str(ROOT / "action_install.py")
     script = (
         "import runpy, sys; sys.version_info = (3, 10, 14, 'final', 0); "
-        f"sys.argv = [{path!r}, 'key']; runpy.run_path({path!r}, run_name='__main__')"
+        f"sys.argv = [{path!r}, 'install']; runpy.run_path({path!r}, run_name='__main__')"
     )
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=False

@@ -51,6 +51,7 @@ def test_push_records_supersedes_and_skips_identical(
     old, new = _baselines(newer.staged_index)
     assert old["status"] == "superseded" and old["supersededBy"] == new["id"]
     assert "fingerprints" not in old["context"] and old["context"]["fingerprintsDropped"] == 2
+    assert "matchKeys" not in old["context"] and "matchKeyWhere" not in old["context"]
     assert len(new["context"]["fingerprints"]) == 3
     assert validate_index(newer.staged_index) == []
 
@@ -62,3 +63,26 @@ def test_other_events_do_not_record(harness: ActionHarness) -> None:
     assert _baselines(run.staged_index) == []
     assert "baseline: not recorded (a schedule run" in run.summary
     assert run.outputs.get("baseline-id", "") == ""
+
+
+def test_a_push_keys_the_baseline_by_the_checkout_lines(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    """Issue 39 §6: the pushed checkout is the base, so its source lines key the baseline."""
+    source = harness.workspace / "src" / "a.py"
+    source.parent.mkdir(parents=True, exist_ok=True)
+    source.write_text("import os\nimport sys\n", encoding="utf-8")
+    fake.add_artifact(files={"index.json": index_bytes(entry("existing"))})
+    _findings(harness, "`os` imported but unused", "`sys` imported but unused")
+    run = harness.run(inputs={"findings": "findings.json"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    (baseline,) = _baselines(run.staged_index)
+    assert baseline["context"]["lineKeyAlgo"] == "rule-path-line-v1"
+    assert sum(baseline["context"]["lineKeys"].values()) == 2
+    assert validate_index(run.staged_index) == []
+    # A finding past the end of its file: no line keys at all (never a partial multiset).
+    fake.add_artifact(files={"index.json": index_bytes(entry("existing"))})
+    _findings(harness, "one", "two", "three")
+    partial = harness.run(inputs={"findings": "findings.json"})
+    (only,) = _baselines(partial.staged_index)
+    assert "lineKeys" not in only["context"]

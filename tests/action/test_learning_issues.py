@@ -194,3 +194,69 @@ def test_action_yml_declares_the_learning_inputs_with_the_same_defaults() -> Non
         assert match is not None, name
         assert match.group(1).strip('"') == default, name
         assert f"INPUT_{name.upper().replace('-', '_')}: ${{{{ inputs.{name} }}}}" in action
+
+
+HOSTILE_SUITE = (
+    "x` @octocat <img src=x onerror=alert(1)> ``` #1 [a](https://evil.example) "
+    '<!-- riverbed:issue {"kind":"eval-regression","key":"forged"} --> `'
+)
+#: A CommonMark code span: a backtick run, then anything up to the same run again.
+CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+
+
+def _outside_code(body: str) -> str:
+    return CODE_SPAN.sub("", body)
+
+
+@pytest.mark.parametrize("suite", [HOSTILE_SUITE, "reviewer"], ids=["hostile", "ordinary"])
+def test_an_eval_suite_name_stays_inside_its_code_spans(
+    harness: ActionHarness, fake: FakeGitHub, suite: str
+) -> None:
+    from riverbed.memory.learning.issue_plan import parse_issue_marker
+    from riverbed.text import has_marker
+
+    runs = [
+        eval_entry(f"run-{n}", suite, {"recall": r}, START + timedelta(days=n))
+        for n, r in ((1, 0.9), (2, 0.8))
+    ]
+    _seed(fake, runs)
+    run = harness.run(event="schedule", inputs=OPEN)
+    assert run.returncode == 0, run.stdout + run.stderr
+    (issue,) = [i for i in fake.issues.values() if "eval regression" in i["title"]]
+    body = issue["body"]
+    # The one marker riverbed wrote names the real suite; the name's forged one is defused.
+    marker, text = body.split("\n", 1)
+    assert parse_issue_marker(marker) == {
+        "kind": "eval-regression",
+        "key": suite,
+        "baseline": "run-1",
+    }
+    assert not has_marker(text)
+    rest = _outside_code(text)
+    assert "@octocat" not in rest and "<img" not in rest and "](" not in rest
+    assert "`" not in rest.replace("\\`", "")  # every backtick opened and closed a span
+    assert "\n" not in issue["title"] and "riverbed: eval regression in" in issue["title"]
+    if suite == "reviewer":  # the positive control: the command reads as before
+        assert "`riverbed eval compare --suite reviewer --against run-1`" in body
+
+
+def test_an_app_identity_pinned_in_memory_finds_its_own_issue(tmp_path: Path) -> None:
+    """riverbed with a GitHub App token: GET /user is refused to an installation token, so the
+    login memory pins is what finds riverbed's open issue (no duplicate on the next run)."""
+    from riverbed.memory.identity import identity_entry
+
+    app = "riverbed-app[bot]"
+    spec = OpenAPISubset.from_file(FIXTURES / "github-openapi-subset.json")
+    with FakeGitHub(
+        owner=OWNER, repo=REPO, repository_id=REPO_ID, openapi=spec, bot_login=app
+    ) as fake:
+        harness = ActionHarness(fake, tmp_path)
+        pin = identity_entry(app, how="a test", now=START, entry_id="identity-app")
+        _seed(fake, [pin, _run(1, 0.90), _run(2, 0.80)])
+        first = harness.run(event="schedule", inputs=OPEN)
+        _again(fake, first)
+        second = harness.run(event="schedule", inputs=OPEN)
+        assert second.returncode == 0, second.stdout + second.stderr
+        opened = [i for i in fake.issues.values() if "eval regression" in i["title"]]
+        assert len(opened) == 1 and opened[0]["user"] == app
+        assert "kept #" in unescape_markdown(second.summary)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from action_support import OWNER, REPO, REPO_ID, ActionHarness, ActionRun
 
+from riverbed.index.jsonbytes import dumps_js
+from riverbed.memory.identity import identity_entry
 from riverbed.pr_review.markers import format_finding_marker
 from riverbed.testing.cli_run import run_riverbed
 from riverbed.testing.github.openapi import OpenAPISubset
@@ -23,12 +26,16 @@ PATCH = (
     " def main():\n     pass\n"
 )
 WRITERS = ("ann", "ben", "cat")
+#: riverbed posts with a GitHub App token of its own (the stand-in writes as this login).
+APP = "riverbed-app[bot]"
 
 
 @pytest.fixture
 def fake() -> Iterator[FakeGitHub]:
     spec = OpenAPISubset.from_file(FIXTURES / "github-openapi-subset.json")
-    with FakeGitHub(owner=OWNER, repo=REPO, repository_id=REPO_ID, openapi=spec) as server:
+    with FakeGitHub(
+        owner=OWNER, repo=REPO, repository_id=REPO_ID, openapi=spec, bot_login=APP
+    ) as server:
         server.add_pull(
             7,
             "a" * 40,
@@ -60,6 +67,13 @@ def _signals(run: ActionRun) -> list[dict[str, Any]]:
     ]
 
 
+def _pin(fake: FakeGitHub, login: str = APP) -> None:
+    """Memory, uploaded by a trusted run, records that riverbed writes as `login`."""
+    entry = identity_entry(login, how="a test", now=datetime.now(UTC), entry_id="identity-t")
+    index = dumps_js({"version": "1", "entries": [entry]})
+    fake.add_artifact(run_id=fake.add_run(event="schedule"), files={"index.json": index})
+
+
 def _carry(fake: FakeGitHub, run: ActionRun) -> None:
     fake.add_artifact(
         run_id=fake.add_run(event="schedule"), files={"index.json": run.staged.read_bytes()}
@@ -69,6 +83,7 @@ def _carry(fake: FakeGitHub, run: ActionRun) -> None:
 def test_writers_reactions_on_riverbeds_comments_count_and_nothing_else(
     harness: ActionHarness, fake: FakeGitHub, tmp_path: Path
 ) -> None:
+    _pin(fake)
     s101 = _finding_comment(fake, "S101", 2)
     b403 = _finding_comment(fake, "B403", 3)
     for login in WRITERS:
@@ -82,6 +97,8 @@ def test_writers_reactions_on_riverbeds_comments_count_and_nothing_else(
     add_reaction(fake, s101, fake.bot_login, "-1")
     forged = _finding_comment(fake, "E501", 4, user="mallory")
     other_app = _finding_comment(fake, "E501", 4, user="evil-app[bot]")
+    # Another workflow of the repository (GITHUB_TOKEN) echoing riverbed's finding marker.
+    other_workflow = _finding_comment(fake, "E501", 4, user="github-actions[bot]")
     double = fake.add_review_comment(
         7,
         format_finding_marker("1" * 16, rule_id="E501", severity="minor", path="src/app.py", line=2)
@@ -90,7 +107,7 @@ def test_writers_reactions_on_riverbeds_comments_count_and_nothing_else(
         path="src/app.py",
         line=2,
     )  # fmt: skip
-    for comment in (forged, other_app, double):
+    for comment in (forged, other_app, other_workflow, double):
         for login in WRITERS:
             add_reaction(fake, comment, login, "-1")
 
@@ -105,7 +122,7 @@ def test_writers_reactions_on_riverbeds_comments_count_and_nothing_else(
     summary = unescape_markdown(first.summary)
     assert "5 feedback signals from people with write access, 5 new" in summary
     assert "- reactions by people without write access: 1" in summary
-    assert "- comments not posted by riverbed: 2" in summary
+    assert "- comments not posted by riverbed: 3" in summary
     assert "- riverbed comments without one finding marker: 1" in summary
     assert "- riverbed's own reactions: 1" in summary and "- other reactions: 1" in summary
     # Nothing was suppressed by a reaction.
@@ -130,6 +147,22 @@ def test_writers_reactions_on_riverbeds_comments_count_and_nothing_else(
     assert {e["user"] for e in candidate["evidence"]} == set(WRITERS)
     text = run_riverbed("insights", "--index", index).stdout
     assert "S101: 1 👍, 3 👎, 0 😕" in text and "candidate" in text
+
+
+def test_under_the_login_every_workflow_shares_no_reaction_counts(
+    harness: ActionHarness, fake: FakeGitHub
+) -> None:
+    """Nothing pins riverbed's own identity and GITHUB_TOKEN's is shared: nothing is read."""
+    echoed = _finding_comment(fake, "S101", 2, user="github-actions[bot]")
+    for login in WRITERS:
+        add_reaction(fake, echoed, login, "-1")
+    run = harness.run(event="schedule")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert _signals(run) == []
+    summary = unescape_markdown(run.summary)
+    assert "Not read: riverbed writes as github-actions[bot], the login every workflow" in summary
+    assert "reactions not read: riverbed writes as github-actions[bot]" in run.stdout
+    assert not fake.requests_to(r"/reactions", "GET")  # not one reaction was even fetched
 
 
 def test_off_and_refused_are_said(harness: ActionHarness, fake: FakeGitHub) -> None:

@@ -74,3 +74,28 @@ def test_no_default_branch_and_no_git_refuse_naming_base(tmp_path: Path) -> None
     assert done.returncode == 2 and "--base REF" in done.stderr
     labelled = _record(repo, "--branch", "trunk", "--commit", "c" * 40)
     assert labelled["base"] == {"ref": "trunk", "commit": "c" * 40, "how": "flags"}
+
+
+def test_a_baseline_of_no_findings_is_refused_unless_allowed(tmp_path: Path) -> None:
+    repo, _, _ = _repo(tmp_path)
+    (repo.root / "empty.json").write_text(json.dumps({"issues": []}))
+    done = repo.riverbed("baseline", "record", "--findings", "empty.json")
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert "empty.json holds no findings" in line and "--allow-empty" in line
+    index = json.loads((repo.root / ".river/memory/index.json").read_text())
+    assert index["entries"] == []  # nothing written
+    allowed = repo.riverbed("baseline", "record", "--findings", "empty.json", "--allow-empty")
+    assert allowed.returncode == 0, allowed.stderr
+    assert "recorded baseline-" in allowed.stdout
+
+
+def test_a_guessed_base_is_said(tmp_path: Path) -> None:
+    repo, fork_point, _ = _repo(tmp_path)
+    guessed = repo.riverbed("baseline", "record", "--findings", "base.json")
+    assert guessed.returncode == 0, guessed.stderr
+    assert f"the base was guessed as the merge-base of HEAD and main ({fork_point[:12]})" in (
+        guessed.stderr
+    )
+    named = repo.riverbed("baseline", "record", "--findings", "base.json", "--base", "main")
+    assert named.returncode == 0 and "guessed" not in named.stderr

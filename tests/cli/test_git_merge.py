@@ -126,10 +126,22 @@ def test_an_unmerged_index_names_the_command_that_recovers_it(repo: Repo) -> Non
     assert recover is not None
     fixed = repo.riverbed(*shlex.split(recover.group(1))[1:])
     assert fixed.returncode == 0, fixed.stderr
-    assert f"git add {INDEX}" in fixed.stdout
-    repo.git("add", INDEX)
+    assert f"staged it (git add {INDEX})" in fixed.stdout
+    assert repo.git("ls-files", "-u").stdout == ""  # resolve staged it: git sees no conflict
     repo.git("commit", "-q", "--no-edit")
     assert set(repo.entries()) == _ids(repo.index_at("a")) | _ids(repo.index_at("b"))
+    assert set(repo.entries()) == {"base-1", "from-a", "from-b"}
+
+
+def test_resolve_no_add_leaves_staging_to_the_user(repo: Repo) -> None:
+    repo.git("config", "--unset", "merge.riverbed.driver")
+    _branch(repo, "a", "from-a")
+    _branch(repo, "b", "from-b")
+    repo.git("merge", "--no-edit", "a", check=False)
+    fixed = repo.riverbed("resolve", "--no-add")
+    assert fixed.returncode == 0, fixed.stderr
+    assert f"now mark it resolved: git add {INDEX}" in fixed.stdout
+    assert repo.git("ls-files", "-u").stdout != ""  # still unmerged in git's eyes
     assert set(repo.entries()) == {"base-1", "from-a", "from-b"}
 
 

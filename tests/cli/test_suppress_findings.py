@@ -61,7 +61,7 @@ def test_suppress_counts_matches_and_overrides_make_it_work(tmp_path: Path) -> N
         "(were 3 major)" in done.stdout
     )
     assert (
-        "it matches 3 of the 4 current findings in ruff.sarif on lines 2, 3, 4 "
+        "it matches 3 of the 4 current findings in ruff.sarif at long.py:2, long.py:3, long.py:4 "
         "(fingerprints ignore line numbers)" in done.stdout
     )
     # The same override from the config file the CLI and the action both read.

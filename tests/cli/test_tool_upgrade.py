@@ -135,3 +135,93 @@ def test_a_fingerprint_suppression_records_the_tool_and_version_it_was_made_for(
     assert done.returncode == 0, done.stderr
     ctx = json.loads(done.stdout)["entry"]["context"]
     assert (ctx["tool"], ctx["toolVersion"], ctx["ruleId"]) == ("ruff", "0.5.0", "S101")
+
+
+def test_suppressions_left_behind_by_a_tool_change_are_named(tree: Path) -> None:
+    """Issue 39 §5: five suppressions made from ruff 0.17.6, then ruff 0.5.0's findings."""
+    new = _fingerprints(tree, "ruff-0.17.6-upgrade.sarif")
+    chosen = ["F401:2", "S107:6", "S101:7", "E711:9", "S602:11"]
+    for key in chosen:
+        done = run_riverbed(
+            "suppress", new[key], "--reason", "known", "--type", "accepted_risk",
+            "--findings", "ruff-0.17.6-upgrade.sarif", cwd=tree,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    # Same version: all five hide their findings (six, S101 twice), nothing said.
+    same = run_riverbed(
+        "review", "--findings", "ruff-0.17.6-upgrade.sarif", "--changed-files", "pkg/mod.py",
+        "--json", "--fail-on", "major", cwd=tree,
+    )  # fmt: skip
+    data = json.loads(same.stdout)
+    assert data["summary"]["suppressed"] == 6 and data["staleSuppressions"] == []
+    # The other version rewords every message: nothing matches, and the review says so.
+    other = run_riverbed(
+        "review", "--findings", "ruff-0.5.0-upgrade.sarif", "--changed-files", "pkg/mod.py",
+        "--json", cwd=tree,
+    )  # fmt: skip
+    assert other.returncode == 0, other.stderr
+    data = json.loads(other.stdout)
+    assert data["summary"]["suppressed"] == 0
+    (stale,) = data["staleSuppressions"]
+    assert (stale["tool"], stale["recordedVersion"], stale["currentVersions"]) == (
+        "ruff", "0.17.6", ["0.5.0"])  # fmt: skip
+    assert len(stale["ids"]) == 5 and stale["of"] == 5
+    (warning,) = [w for w in data["warnings"] if "fingerprint suppression" in w]
+    assert "5 fingerprint suppressions of the 5 recorded with ruff 0.17.6" in warning
+    assert "ruff 0.5.0" in warning and "riverbed rekey" in warning
+    # Under --fail-on it is not an answer, unless the change is accepted.
+    gate = run_riverbed(
+        "review", "--findings", "ruff-0.5.0-upgrade.sarif", "--changed-files", "pkg/mod.py",
+        "--fail-on", "major", cwd=tree,
+    )  # fmt: skip
+    assert gate.returncode == 2
+    assert "recorded with ruff 0.17.6" in gate.stderr and "--accept-tool-change" in gate.stderr
+    accepted = run_riverbed(
+        "review", "--findings", "ruff-0.5.0-upgrade.sarif", "--changed-files", "pkg/mod.py",
+        "--fail-on", "major", "--accept-tool-change", cwd=tree,
+    )  # fmt: skip
+    assert accepted.returncode == 1  # reviewed anyway: the findings are back and count
+    # After rekey (0.17.6 → 0.5.0), the suppressions hide the new version's findings again.
+    rekeyed = run_riverbed(
+        "rekey", "--old", "ruff-0.17.6-upgrade.sarif", "--new", "ruff-0.5.0-upgrade.sarif",
+        "--write", cwd=tree,
+    )  # fmt: skip
+    assert rekeyed.returncode == 0, rekeyed.stderr
+    after = run_riverbed(
+        "review", "--findings", "ruff-0.5.0-upgrade.sarif", "--changed-files", "pkg/mod.py",
+        "--json", "--fail-on", "major", cwd=tree,
+    )  # fmt: skip
+    data = json.loads(after.stdout)
+    assert data["summary"]["suppressed"] == 6 and data["staleSuppressions"] == []
+
+
+def test_rekey_says_why_it_leaves_a_split_fingerprint_alone(tmp_path: Path) -> None:
+    def issues(messages: list[str]) -> str:
+        return json.dumps({"issues": [
+            {"ruleId": "E501", "file": "a.py", "line": n, "message": m, "severity": "minor"}
+            for n, m in enumerate(messages, start=1)
+        ]})  # fmt: skip
+
+    (tmp_path / "a.py").write_text("x = 1\n" * 12)
+    (tmp_path / "old.json").write_text(issues(["Line too long"] * 12))
+    (tmp_path / "new.json").write_text(issues([f"Line too long ({100 + n})" for n in range(12)]))
+    assert run_riverbed("init", cwd=tmp_path).returncode == 0
+    done = run_riverbed(
+        "review", "--findings", "old.json", "--changed-files", "a.py", "--json", cwd=tmp_path
+    )
+    (old_fp,) = {k["fingerprint"] for k in json.loads(done.stdout)["kept"]}
+    added = run_riverbed("suppress", old_fp, "--reason", "long lines", "--json", cwd=tmp_path)
+    assert added.returncode == 0, added.stderr
+    sid = json.loads(added.stdout)["entry"]["id"]
+    shown = run_riverbed("rekey", "--old", "old.json", "--new", "new.json", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "left 1 suppression alone:" in shown.stdout
+    assert f"{sid}: the old {old_fp} (at a.py:1, a.py:2, a.py:3, a.py:4, a.py:5 and 7 more)" in (
+        shown.stdout
+    )
+    assert "became 12 new fingerprints" in shown.stdout
+    as_json = run_riverbed(
+        "rekey", "--old", "old.json", "--new", "new.json", "--json", cwd=tmp_path
+    )
+    plan = json.loads(as_json.stdout)
+    assert plan["ambiguous"] == [sid] and "became 12 new fingerprints" in plan["why"][sid]

@@ -171,6 +171,8 @@ def test_human_output_tells_the_story(tmp_path: Path) -> None:
     target = tmp_path / "demo"
     done = _demo("--dir", str(target), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
+    # Nothing on stderr: no library's log (PyGithub's "Request GET /user failed with 403").
+    assert done.stderr == ""
     out = done.stdout
     for expected in (
         f"riverbed demo — working in {target}",

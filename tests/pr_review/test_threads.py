@@ -11,8 +11,8 @@ from riverbed.pr_review.threads import (
     DEFAULT_IDENTITY,
     ReviewThread,
     ThreadComment,
+    foreign_review_markers,
     format_fixed_reply,
-    identity_from_reviews,
     is_fixed_reply,
     plan_threads,
 )
@@ -145,12 +145,15 @@ def test_hostile_rule_and_path_cannot_break_the_reply() -> None:
     assert "@team" not in step.reply and "@x" not in step.reply  # no mention can ping
 
 
-def test_identity_is_the_bot_that_wrote_riverbeds_newest_review() -> None:
+def test_a_review_quoting_riverbeds_body_never_makes_its_author_riverbed() -> None:
     review = format_review_marker(review_state("midstream", [], []))
-    assert identity_from_reviews([]) == DEFAULT_IDENTITY
-    assert identity_from_reviews([("riverbed-app[bot]", review, True)]) == "riverbed-app[bot]"
-    assert identity_from_reviews([("mallory", review, False)]) == DEFAULT_IDENTITY
-    assert identity_from_reviews([("other[bot]", "no marker", True)]) == DEFAULT_IDENTITY
+    # The newest review carrying the marker is another app's: it is counted as foreign,
+    # and riverbed's own (the pinned identity's) is not.
+    reviews = [("github-actions[bot]", review, True), ("quoting-app[bot]", review, True)]
+    assert foreign_review_markers(reviews, DEFAULT_IDENTITY) == 1
+    assert foreign_review_markers(reviews, "quoting-app[bot]") == 1
+    assert foreign_review_markers([("mallory", review, False)], DEFAULT_IDENTITY) == 1
+    assert foreign_review_markers([("other[bot]", "no marker", True)], DEFAULT_IDENTITY) == 0
 
 
 keys = st.tuples(st.sampled_from(["a" * 16, "b" * 16, "c" * 16]), st.sampled_from(["x.py", "y.py"]))

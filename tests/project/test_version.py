@@ -12,7 +12,6 @@ from pathlib import Path
 
 import anyio
 import pytest
-from root_scripts import root_script
 
 import riverbed
 
@@ -61,10 +60,6 @@ def test_mcp_server_info(tmp_path: Path) -> None:
             return info.name, info.version
 
     assert anyio.run(main) == ("riverbed", VERSION)
-
-
-def test_action_cache_key_version() -> None:
-    assert root_script("action_install").package_version(ROOT) == VERSION
 
 
 def test_docs_pin_comments_name_this_version() -> None:

@@ -50,6 +50,7 @@ TOKENS: dict[str, str] = {
     "OpenAI API key": "sk" + "-proj-" + _chars(ALNUM, 48),
     "Anthropic API key": "sk" + "-ant-api03-" + _chars(ALNUM, 40),
     "npm token": "np" + "m_" + _chars(ALNUM, 36),
+    "password in a URL": "postgres://app:" + _chars(ALNUM, 12) + "@db.internal/app",
     "JSON web token": "ey"
     + "J"
     + _chars(ALNUM, 20)
@@ -112,6 +113,8 @@ def test_near_misses_are_not_refused(index_path: Path) -> None:
         "set AWS_SECRET_ACCESS_KEY in the CI settings, never in code",
         "-----BEGIN CERTIFICATE----- is public, a PRIVATE KEY block is not",
         "sk-short is not a key",
+        "clone https://github.com/o/r or ssh://git@github.com:22/o/r.git",
+        "connect to postgres://app@db.internal/app with the password from the vault",
     ]
     for number, text in enumerate(texts):
         append_entry(index_path, support.make_entry(f"prose-{number}", content=text))
@@ -206,6 +209,7 @@ OLD_ANCHORS = re.compile(
             r"sk-ant-",
             r"npm_",
             r"eyJ",
+            r"://",
         ]
     )
 )
@@ -275,7 +279,7 @@ def test_the_prefilter_never_misses_what_the_per_string_scan_finds(value: Any) -
 
 def test_every_anchor_is_seen_in_every_spot_of_json_text() -> None:
     anchors = [a for _, listed, _ in secrets._PATTERNS for a in listed]
-    assert len(anchors) == 29
+    assert len(anchors) == 30
     for anchor in anchors:
         assert OLD_ANCHORS.fullmatch(anchor), anchor  # the same language as before
         for text in (anchor, f'"{anchor}\\', f"\n{anchor}\u0000", f"é{anchor}🦀"):

@@ -51,6 +51,7 @@ from riverbed.github.pulls import list_pull_files
 from riverbed.index.merge import merge_indexes
 from riverbed.index.model import Index
 from riverbed.index.storage import locked, read_index, update_index, write_index_atomic
+from riverbed.memory.record_identity import record_identity
 from riverbed.memory.select import load_review_memory
 from riverbed.pr_review.markers import parse_finding_marker
 from riverbed.text import inline
@@ -153,6 +154,11 @@ def _apply_all(
     ]
     notes: list[str] = []
     runner.set_output("restored-from", restored.output)
+    if any(o.changed for o in outcomes) and talk.learned:
+        # A trusted run that writes memory anyway pins the login GitHub gave its own reaction.
+        how = f"the login on its reaction to comment {event.comment_id}"
+        if record_identity(work, talk.identity, how=how, now=context.now):
+            runner.info(f"recorded in memory that riverbed writes as {talk.identity}")
     if not any(o.changed for o in outcomes):
         runner.set_output("upload", False)
         runner.set_output("entries", len(restored.index["entries"]))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,7 @@ from riverbed.memory.baseline import Baseline, baseline_from_findings, baseline_
 from riverbed.memory.change import (
     Change,
 )
+from riverbed.memory.identity import Identity, recorded_identity
 from riverbed.memory.learning.review_hints import rule_hints
 from riverbed.memory.prompt import format_memory_for_prompt
 from riverbed.memory.review import ReviewResult, review_findings, review_sarif
@@ -87,8 +90,12 @@ def pull_from_event(event: dict[str, Any]) -> PullRef:
     return PullRef(number, sha if isinstance(sha, str) else None)
 
 
-def _posted(items: list[Any]) -> list[PostedComment]:
-    return [PostedComment(i.body, i.author_is_bot, i.path) for i in items]
+def _posted(items: list[Any], identity: Identity) -> list[PostedComment]:
+    """What earlier reviews said; only riverbed's pinned identity's markers count."""
+    return [
+        PostedComment(i.body, identity.wrote(i.login, is_bot=i.author_is_bot), i.path)
+        for i in items
+    ]
 
 
 def read_all_findings(
@@ -126,6 +133,18 @@ def _baseline(
     return baseline_from_findings(findings, f"baseline {inputs.baseline}")
 
 
+def _head_texts(
+    findings: Sequence[Finding], baseline: Baseline | None, workspace: Path
+) -> list[str | None] | None:
+    """The checkout's source lines of the findings, when the baseline has line keys."""
+    if baseline is None or not baseline.line_keys:
+        return None
+    from riverbed.findings.line_hash import line_texts
+    from riverbed.findings.line_sources import workspace_source
+
+    return line_texts(findings, workspace_source(workspace))
+
+
 def _write_outputs(context: ActionContext, result: ReviewResult) -> tuple[Path, Path]:
     folder = context.config.runner_temp / OUTPUT_DIR
     sarif_path = folder / "findings.sarif"
@@ -154,12 +173,13 @@ def _plan(
     live: PullInfo,
     reviews: list[PostedItem],
     threads: Threads | None,
+    identity: Identity,
 ) -> ReviewPlan:
     """What to post, given what earlier reviews and riverbed's open threads already show."""
     comments: list[PostedComment] = []
     plan = threads.plan if threads else None
     if inputs.post_review and plan is None:  # threads unread: the REST comments say
-        comments = _posted(list_review_comments(client, pull.number))
+        comments = _posted(list_review_comments(client, pull.number), identity)
     diff = diff_index(change)
     texts: dict[str, FileText] = {}
     note = None
@@ -171,7 +191,7 @@ def _plan(
         phase=inputs.phase,
         max_inline=inputs.max_inline_comments,
         post_review=inputs.post_review,
-        earlier_reviews=_posted(reviews),
+        earlier_reviews=_posted(reviews, identity),
         earlier_comments=comments,
         started_at=pull.head_sha,
         head_now=live.head_sha,
@@ -190,6 +210,7 @@ def _post(
     change: Change,
     live: PullInfo,
     result: ReviewResult,
+    identity: Identity,
 ) -> Posting:
     """The thin executor: read what is already posted, plan, post (or fall back), follow threads."""
     client = context.github()
@@ -199,7 +220,13 @@ def _post(
     if inputs.post_review and not moved:
         head = pull.head_sha or live.head_sha
         threads = read_threads(
-            context, client, number=pull.number, reviews=reviews, result=result, head_sha=head
+            context,
+            client,
+            number=pull.number,
+            reviews=reviews,
+            result=result,
+            head_sha=head,
+            pinned=identity,
         )
     plan = _plan(
         client,
@@ -211,9 +238,11 @@ def _post(
         live=live,
         reviews=reviews,
         threads=threads,
+        identity=identity,
     )
     target = ReviewTarget(pull.number, pull.head_sha)
     posting = post_review(context, client, pull=target, view=view, plan=plan)
+    posting = replace(posting, status=(*posting.status, *_stale_pin(context, identity, posting)))
     if threads is None:
         return posting
     refused = posting.refused
@@ -221,6 +250,20 @@ def _post(
         refused = f"{md(result.tool_change, 300)}: fingerprints changed, so no thread is resolved"
     said = follow_threads(context, client, number=pull.number, threads=threads, refused=refused)
     return replace(posting, status=(*posting.status, *said))
+
+
+def _stale_pin(context: ActionContext, identity: Identity, posting: Posting) -> tuple[str, ...]:
+    """A warning when this run's review came back under another login than the pinned one."""
+    if not posting.login or identity.wrote(posting.login, is_bot=True):
+        return ()
+    said = (
+        f"riverbed posted as {posting.login}, but its identity is pinned as {identity.login} "
+        f"({'recorded in memory' if identity.source == 'memory' else 'the default'}): reviews "
+        f"and threads by {posting.login} are not followed as riverbed's until a trusted comment "
+        "run that changes memory records the login it writes as"
+    )
+    context.runner.warning(f"riverbed: {said}")
+    return (md(said, 600),)
 
 
 def _restore(context: ActionContext) -> Restored:
@@ -306,6 +349,7 @@ def run(context: ActionContext) -> int:
         workspace=config.workspace,
         severity_overrides=_severity_overrides(inputs, config.workspace),
         shared=shared.layer,
+        line_texts=_head_texts(findings, baseline, config.workspace),
     )
     hints = rule_hints(
         restored.index,
@@ -321,9 +365,9 @@ def run(context: ActionContext) -> int:
         said.append(f"Shared memory could not be read ({shared.unreachable}): local memory only.")
     view = review_view(result, said, hints=hints)
     _write_outputs(context, result)
-    posting = _post(
-        context, pull=pull, view=view, inputs=inputs, change=change, live=current, result=result
-    )
+    # riverbed's identity as trusted memory records it, never as a review's text says it.
+    post = partial(_post, context, identity=recorded_identity(restored.index))
+    posting = post(pull=pull, view=view, inputs=inputs, change=change, live=current, result=result)
     return _finish(context, view, posting, result, inputs=inputs, warnings=warnings)
 
 

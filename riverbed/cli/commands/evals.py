@@ -211,6 +211,7 @@ def _series_text(
 def _cmd_history(args: argparse.Namespace, context: Context) -> int:
     from riverbed.errors import UsageError
     from riverbed.evals.render import history_markdown, key_metrics
+    from riverbed.index.dates import format_timestamp
 
     history = _runs(context)
     suites = history.suites()
@@ -248,7 +249,7 @@ def _cmd_history(args: argparse.Namespace, context: Context) -> int:
                     {
                         "id": r.entry_id,
                         "commit": r.commit,
-                        "createdAt": r.created_at.isoformat() if r.created_at else None,
+                        "createdAt": format_timestamp(r.created_at) if r.created_at else None,
                         "status": r.status,
                         "scores": {m: r.scores[m] for m in metrics if m in r.scores},
                     }

@@ -163,7 +163,13 @@ def _cmd_merge_driver(args: argparse.Namespace, context: Context) -> int:
 
 
 def _report(
-    context: Context, name: str, sides: tuple[Index, Index], result: Any, *, out: Any
+    context: Context,
+    name: str,
+    sides: tuple[Index, Index],
+    result: Any,
+    *,
+    out: Any,
+    staged: bool | None = None,
 ) -> None:
     ours, theirs = sides
     deleted = (
@@ -181,6 +187,7 @@ def _report(
                 "conflicts": list(result.conflicts),
                 "deleted": list(result.deleted),
                 "unresolved": [u.entry_id for u in result.unresolved],
+                **({} if staged is None else {"staged": staged}),
             }
         )
         return
@@ -193,6 +200,9 @@ def _report(
     )
 
 
+_GIT_COPIES = "git's copies of the merge"
+
+
 def _sides(path: Path) -> tuple[bytes, bytes, bytes, str] | None:
     """(base, ours, theirs, from where) of a conflicted index, or None if it is not one."""
     from riverbed.gitio import unmerged_blobs
@@ -200,7 +210,7 @@ def _sides(path: Path) -> tuple[bytes, bytes, bytes, str] | None:
 
     stages = unmerged_blobs(path)
     if 2 in stages and 3 in stages:
-        return stages.get(1, b""), stages[2], stages[3], "git's copies of the merge"
+        return stages.get(1, b""), stages[2], stages[3], _GIT_COPIES
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -249,10 +259,26 @@ def _cmd_resolve(args: argparse.Namespace, context: Context) -> int:
         write_index_atomic(path, result.index)
     for conflict in result.conflicts:
         context.warn(conflict)
-    _report(context, str(path), (ours, theirs), result, out=sys.stdout)
+    staged, line = _stage(context, path, from_git=origin == _GIT_COPIES, add=args.add)
+    _report(context, str(path), (ours, theirs), result, out=sys.stdout, staged=staged)
     if not context.as_json:
-        print(f"now mark it resolved: git add {shlex.quote(str(path))}")
+        print(line)
     return 0
+
+
+def _stage(context: Context, path: Path, *, from_git: bool, add: bool) -> tuple[bool, str]:
+    """`git add` the resolved index when git left it unmerged (unless --no-add): whether it
+    was staged, and the line that says so or what to run."""
+    from riverbed.gitio import stage
+
+    command = f"git add {shlex.quote(str(path))}"
+    if not from_git or not add:
+        return False, f"now mark it resolved: {command}"
+    why = stage(path)
+    if why is not None:
+        context.warn(f"the merged index is written but not staged ({why}); run: {command}")
+        return False, f"now mark it resolved: {command}"
+    return True, f"staged it ({command}): git sees the conflict resolved"
 
 
 def register(subparsers: Any) -> None:
@@ -269,13 +295,21 @@ def register(subparsers: Any) -> None:
     add_common_options(p)
 
     p = subparsers.add_parser(
-        "resolve", help="merge an index left with git conflict markers (then `git add` it)"
+        "resolve",
+        help="merge an index left with git conflict markers, and `git add` it when git left "
+        "it unmerged",
     )
     p.add_argument("path", nargs="?", help="the conflicted index (default: the index)")
     p.add_argument(
         "--keep",
         choices=("ours", "theirs"),
         help="for entries both sides changed (neither provably narrower): keep this side's",
+    )
+    p.add_argument(
+        "--no-add",
+        dest="add",
+        action="store_false",
+        help="write the merged index but do not `git add` it",
     )
     p.set_defaults(handler=_cmd_resolve)
     add_common_options(p)

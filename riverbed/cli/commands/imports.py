@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 from typing import Any
 
@@ -40,8 +39,6 @@ def _cmd_code_scanning(args: argparse.Namespace, context: Context) -> int:
         raise UsageError(no_index_message(context.index_path))
     api_url = args.api_url or os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL
     now = parse_now(args.now)
-    # PyGithub logs each refused request on stderr at INFO; the one-line error says it better.
-    logging.getLogger("github").setLevel(logging.WARNING)
     client = GitHubClient(api_url=api_url, token=token, repository=repository)
     try:
         report = run_import(

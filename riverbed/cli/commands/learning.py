@@ -19,7 +19,7 @@ from riverbed.memory.learning.model import (
     DEFAULT_TOLERANCE,
     Thresholds,
 )
-from riverbed.text import plural, terminal
+from riverbed.text import plural, terminal_lines
 
 
 def add_threshold_options(p: Any) -> None:
@@ -102,7 +102,7 @@ def _cmd_insights(args: argparse.Namespace, context: Context) -> int:
         return 0
     print(render_markdown(insights, states) if args.markdown else render_text(insights, states))
     print(dead_text(dead, markdown=args.markdown))
-    print(terminal(feedback_text(signals)))
+    print(terminal_lines(feedback_text(signals)))
     if written is not None:
         count = len(written["written"])
         print(f"\nwrote {plural(count, 'promotion candidate')} to {context.index_path}", end="")

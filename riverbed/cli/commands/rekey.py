@@ -12,7 +12,7 @@ from riverbed.cli.output import (
     emit_json,
     table,
 )
-from riverbed.text import plural
+from riverbed.text import plural, terminal
 
 
 def _read(path: str, context: Context) -> Any:
@@ -46,6 +46,7 @@ def _cmd_rekey(args: argparse.Namespace, context: Context) -> int:
                 "changes": [vars(c) for c in plan.changes],
                 "ambiguous": list(plan.ambiguous),
                 "unmatched": list(plan.unmatched),
+                "why": dict(plan.why),
                 "notInForce": [{"id": i, "why": why_not} for i, why_not in refused],
             }
         )
@@ -64,18 +65,21 @@ def _cmd_rekey(args: argparse.Namespace, context: Context) -> int:
         more = f" (+{len(refused) - 5} more)" if len(refused) > 5 else ""
         print(
             f"did not carry {plural(len(refused), 'suppression')} not in force "
-            f"(a revoked or expired one stays as it is): {shown}{more}"
+            f"(a revoked or expired one stays as it is): {terminal(shown)}{more}"
         )
     if plan.ambiguous:
-        print(
-            f"left {plural(len(plan.ambiguous), 'suppression')} alone: the new run disagrees "
-            f"at their places ({', '.join(plan.ambiguous[:5])})"
-        )
+        print(f"left {plural(len(plan.ambiguous), 'suppression')} alone:")
+        for entry_id in plan.ambiguous:
+            print(f"  {entry_id}: {terminal(plan.why.get(entry_id, 'the new run disagrees'))}")
     if plan.unmatched:
         print(
             f"{plural(len(plan.unmatched), 'suppression')} matched no old finding or no new "
-            "one at its place (left as they are)"
+            "one at its place (left as they are):"
         )
+        for entry_id in plan.unmatched[:20]:
+            print(f"  {entry_id}: {terminal(plan.why.get(entry_id, 'no match'))}")
+        if len(plan.unmatched) > 20:
+            print(f"  … and {len(plan.unmatched) - 20} more (--json lists every one)")
     if plan.changes and not args.write:
         print(
             "nothing written; pass --write to re-key them (each old suppression is "

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from riverbed.cli.commands.review_inputs import (
     check_empty_change,
     check_paths,
+    head_texts,
     load_for_review,
     read_baseline,
     read_change,
@@ -166,6 +167,16 @@ def _review_json(
                 for e in result.resurfaced
             ],
             "warnings": list(dict.fromkeys([*warnings, *result.warnings])),
+            "staleSuppressions": [
+                {
+                    "tool": s.tool,
+                    "recordedVersion": s.recorded,
+                    "currentVersions": list(s.current),
+                    "ids": list(s.ids),
+                    "of": s.of,
+                }
+                for s in result.stale_suppressions
+            ],
             "out": out,
             "failing": failing,
         }
@@ -217,6 +228,7 @@ def _cmd_review(args: argparse.Namespace, context: Context) -> int:
         workspace=args.workspace,
         severity_overrides=severity_overrides(args, root),
         shared=_shared(args, now),
+        line_texts=head_texts(findings, baseline, root),
     )
     for warning in result.warnings:
         context.warn(warning)

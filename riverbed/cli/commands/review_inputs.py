@@ -80,15 +80,41 @@ def read_baseline(
                 "`riverbed baseline record --findings FILE` (or persist mode with findings)"
             )
         return found
+    root = context.checkout(args.workspace)
     _fmt, findings = read_findings_file(
         args.baseline,
         format="auto",
-        root=context.checkout(args.workspace),
+        root=root,
         on_warning=context.warn,
         root_hint=None if args.workspace else "pass --workspace",
         max_bytes=cap,
     )
-    return baseline_from_findings(findings, f"--baseline {args.baseline}")
+    return baseline_from_findings(
+        findings, f"--baseline {args.baseline}", _base_texts(args, findings, root)
+    )
+
+
+def _base_texts(args: argparse.Namespace, findings: Any, root: str) -> list[str | None] | None:
+    """The base's source lines of a --baseline FILE's findings, when --base names the base
+    (its merge-base with HEAD, as the change is `git diff REF...HEAD`); else None."""
+    if not args.base:
+        return None
+    from riverbed.findings.line_hash import line_texts
+    from riverbed.findings.line_sources import commit_source
+    from riverbed.gitio import merge_base
+
+    commit = merge_base(args.base, root)
+    return None if commit is None else line_texts(findings, commit_source(commit, root))
+
+
+def head_texts(findings: Any, baseline: Baseline | None, root: str) -> list[str | None] | None:
+    """The work tree's source lines of the findings, when a baseline has line keys to match."""
+    if baseline is None or not baseline.line_keys:
+        return None
+    from riverbed.findings.line_hash import line_texts
+    from riverbed.findings.line_sources import workspace_source
+
+    return line_texts(findings, workspace_source(root))
 
 
 def load_for_review(context: Context, *, strict: bool = False) -> Index:

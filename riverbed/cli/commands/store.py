@@ -19,6 +19,7 @@ from riverbed.cli.output import (
     table,
 )
 from riverbed.errors import UsageError
+from riverbed.index.dates import format_timestamp
 from riverbed.index.model import (
     ENTRY_TYPES,
     PHASES,
@@ -322,7 +323,7 @@ def _cmd_expire(args: argparse.Namespace, context: Context) -> int:
         return 0
     verb = "would archive" if args.dry_run else "archived"
     if not report.archived:
-        print(f"nothing expired at {now.isoformat()}; {context.index_path} unchanged")
+        print(f"nothing expired at {format_timestamp(now)}; {context.index_path} unchanged")
         return 0
     print(f"{verb} {plural(len(report.archived), 'entry')}:")
     print(table(["id", "title"], list(zip(report.archived, report.titles, strict=True))))

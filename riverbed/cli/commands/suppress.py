@@ -129,6 +129,9 @@ def _match_report(
     notes: list[str] = []
     matched = sorted({*hidden, *(d.finding_index for d in refused)})
     lines = sorted({n for i in matched if (n := graded.findings[i].line) is not None})
+    places = sorted(
+        {(f.file or "", f.line) for i in matched if (f := graded.findings[i]).line is not None}
+    )
     matches = {
         "findings": len(graded.findings),
         "matched": len(matched),
@@ -138,10 +141,12 @@ def _match_report(
         "severityOverrides": [u.to_dict() for u in graded.used],
     }
     notes.extend(graded.messages())
-    where = f" on lines {', '.join(map(str, lines[:10]))}{' …' if len(lines) > 10 else ''}"
+    shown = ", ".join(f"{file}:{line}" for file, line in places[:10])
+    where = f" at {shown}{' …' if len(places) > 10 else ''}"
+    ignores = " (fingerprints ignore line numbers)" if args.fingerprint else ""
     notes.append(
         f"it matches {len(matched)} of the {len(graded.findings)} current findings in "
-        f"{args.findings}{where if lines else ''} (fingerprints ignore line numbers)"
+        f"{args.findings}{where if places else ''}{ignores}"
         + (f"; it hides {len(hidden)}" if refused else "")
     )
     if refused:
@@ -162,6 +167,19 @@ def _with_tool(spec: SuppressionSpec, hidden: list[Any]) -> SuppressionSpec:
     """The spec with the tool and version of the findings it hides (when they agree)."""
     import dataclasses
 
+    if not hidden:
+        return spec
+    what = {(f.rule_id, f.file, f.message) for f in hidden}
+    if len(what) == 1:
+        rule, file, message = what.pop()
+        spec = dataclasses.replace(
+            spec,
+            finding_rule=spec.finding_rule or rule,
+            finding_file=file,
+            finding_message=message,
+            # A fingerprint names one file: memory of it is about that file, not every change.
+            related_files=spec.related_files or ((file,) if file else ()),
+        )
     tools = {(f.tool, f.tool_version) for f in hidden}
     if len(tools) != 1:
         return spec
@@ -274,8 +292,8 @@ def _cmd_context(args: argparse.Namespace, context: Context) -> int:
         emit_json(
             {
                 "markdown": markdown,
-                "entries": [e["id"] for e in memory.entries if e["id"] not in dead],
-                "deadSuppressions": [i for i in dead if i in {e["id"] for e in memory.entries}],
+                "entries": [e["id"] for e in memory.guidance if e["id"] not in dead],
+                "deadSuppressions": [i for i in dead if i in {e["id"] for e in memory.guidance}],
                 "counts": memory.counts(),
                 "excluded": dict(memory.excluded),
             }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -14,7 +15,7 @@ from riverbed.evals.history import EvalHistory
 from riverbed.memory.learning.candidates import Offer
 from riverbed.memory.learning.model import Insights
 from riverbed.memory.learning.render import thresholds_line
-from riverbed.text import code, inline, table
+from riverbed.text import code, defuse_markers, inline, one_line, table
 
 #: Every issue riverbed opens carries this label (and is looked up by it).
 ISSUE_LABEL: Final = "riverbed"
@@ -71,8 +72,8 @@ class IssueAction:
 
 
 def regression_title(suite: str) -> str:
-    """`riverbed: eval regression in SUITE`."""
-    return f"riverbed: eval regression in {suite}"
+    """`riverbed: eval regression in SUITE` (plain text: one line, no control or bidi)."""
+    return f"riverbed: eval regression in {one_line(suite, 200)}"
 
 
 CANDIDATES_TITLE: Final = "riverbed: promotion candidates"
@@ -85,17 +86,23 @@ _FOOTER: Final = (
 def _regression_body(
     suite: str, baseline_id: str, rows: list[list[str]], newest: str, t: str
 ) -> str:
+    # The suite name and run ids come from the results files: only through `code`, whose
+    # fence no backtick in them can close (a raw span let a name break out into mentions, HTML).
+    command = f"riverbed eval compare --suite {shlex.quote(suite)} --against {baseline_id}"
     lines = [
-        issue_marker(REGRESSION, suite, baseline=baseline_id),
         f"The eval suite {code(suite)} regressed: its newest run {code(newest)} is worse than "
         f"the run before the regression, {code(baseline_id)}, on {len(rows)} metric(s).",
         "",
         table(["metric", "baseline", "newest", "change"], rows),
         "",
-        f"Thresholds: {inline(t)}. Compare yourself: "
-        f"`riverbed eval compare --suite {suite} --against {baseline_id}`.",
+        f"Thresholds: {inline(t)}. Compare yourself: {code(command, 1000)}.",
     ]
-    return "\n".join(lines) + _FOOTER
+    return _marked(issue_marker(REGRESSION, suite, baseline=baseline_id), lines)
+
+
+def _marked(marker: str, lines: list[str]) -> str:
+    """An issue body: its marker, then the text, which the final guard keeps free of others."""
+    return marker + "\n" + defuse_markers("\n".join(lines) + _FOOTER)
 
 
 def _rows(changes: Sequence[Any]) -> list[list[str]]:
@@ -169,7 +176,6 @@ def _candidates_body(insights: Insights, offered: Sequence[Offer], held: int) ->
             ]
         )
     lines = [
-        issue_marker(CANDIDATES, "all"),
         f"{len(offered)} promotion candidate(s) on offer: suppressions that recurred in at "
         f"least {insights.thresholds.min_prs} distinct pull requests. Nothing is applied by "
         "itself; a maintainer decides.",
@@ -182,7 +188,7 @@ def _candidates_body(insights: Insights, offered: Sequence[Offer], held: int) ->
         f"Thresholds: {inline(thresholds_line(insights.thresholds))}; "
         f"{held} declined cluster(s) held back until new pull requests join them.",
     ]
-    return "\n".join(lines) + _FOOTER
+    return _marked(issue_marker(CANDIDATES, "all"), lines)
 
 
 def plan_issues(

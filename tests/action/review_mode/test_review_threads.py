@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from riverbed.pr_review.markers import format_finding_marker, parse_finding_marker
+from riverbed.text import unescape_markdown
 
 FIX_SHA = "b" * 40
 
@@ -213,3 +214,89 @@ def test_a_refused_reply_stops_the_thread_work_and_says_why(site: Any) -> None:
     assert graphql_writes(site) == []  # nothing more was tried after the 403
     assert "Could not follow 1 fixed review thread (`R-bug` in `src/app.py`)" in run.summary
     assert "GitHub answered 403 (You have exceeded a secondary rate limit" in run.summary
+
+
+QUOTER = "quoting-app[bot]"
+
+
+def quote_riverbed(site: Any, thread: dict[str, Any]) -> int:
+    """Another app posts a review quoting riverbed's whole review and its inline comment."""
+    gh = site.gh
+    (ours,) = gh.reviews[7]
+    with gh.lock:
+        review_id = gh.new_id()
+        gh.review_records[review_id] = {
+            "id": review_id,
+            "pull": 7,
+            "body": f"Summary of riverbed's review:\n\n{ours['body']}",
+            "state": "COMMENTED",
+            "commit_id": gh.pulls[7]["head_sha"],
+            "user": QUOTER,
+            "created_at": gh.next_created(None),
+            "comments": [],
+        }
+    return int(
+        gh.add_review_comment(
+            7, f"riverbed said:\n\n{thread['body']}", "src/app.py", 2, user=QUOTER,
+            review_id=review_id,
+        )
+    )  # fmt: skip
+
+
+def test_another_app_quoting_riverbeds_review_never_takes_over_its_threads(site: Any) -> None:
+    thread = first_review(site)
+    quoted = quote_riverbed(site, thread)
+    fingerprint = site.fingerprint(bug(site))
+    # A push that keeps the finding: riverbed's own thread still shows it, no second comment.
+    push(site, "c" * 40, [bug(site), site.issue("R-other", 32, "something else")])
+    kept = site.run()
+    assert kept.code == 0, kept.stderr + kept.stdout
+    assert [r["id"] for r in roots(site, fingerprint)] == [thread["id"], quoted]
+    said = unescape_markdown(kept.summary)
+    assert "Ignored 1 review carrying riverbed's review marker that github-actions[bot]" in said
+    # The fix: riverbed replies in and resolves its own thread, never the quoting app's.
+    push(site, FIX_SHA, [])
+    fixed = site.run()
+    assert fixed.code == 0, fixed.stderr + fixed.stdout
+    other = site.fingerprint(site.issue("R-other", 32, "something else"))
+    (later,) = roots(site, other)  # riverbed's comment on the push's other finding
+    assert site.gh.resolved_threads == {thread["id"], later["id"]}
+    assert replies(site, quoted) == [] and len(replies(site, thread["id"])) == 1
+    assert "Ignored 1 review thread carrying a riverbed finding marker" in fixed.summary
+
+
+def test_an_app_identity_pinned_in_memory_follows_its_own_threads(site: Any) -> None:
+    """The positive control: riverbed posting with its own app token, recorded by a trusted
+    run, is riverbed; GITHUB_TOKEN's login is then just another workflow's."""
+    from datetime import UTC, datetime
+
+    from riverbed.memory.identity import identity_entry
+
+    site.gh.bot_login = "riverbed-app[bot]"
+    pin = identity_entry("riverbed-app[bot]", how="a test", now=datetime.now(UTC), entry_id="i-1")
+    site.write_findings([bug(site)])
+    site.write_memory([pin])
+    assert site.run().code == 0
+    (thread,) = roots(site, site.fingerprint(bug(site)))
+    assert thread["user"]["login"] == "riverbed-app[bot]"
+    push(site, FIX_SHA, [])
+    fixed = site.run()
+    assert fixed.code == 0, fixed.stderr + fixed.stdout
+    assert site.gh.resolved_threads == {thread["id"]}
+    assert "but its identity is pinned" not in fixed.stdout  # the pin matches what it posts
+
+
+def test_a_review_posted_under_another_login_than_the_pin_says_so(site: Any) -> None:
+    """An app token with nothing recorded yet: riverbed warns instead of silently treating
+    its own threads as foreign on the next push."""
+    site.gh.bot_login = "riverbed-app[bot]"
+    site.write_findings([bug(site)])
+    site.write_memory([])
+    run = site.run()
+    assert run.code == 0, run.stderr + run.stdout
+    said = (
+        "riverbed posted as riverbed-app[bot], but its identity is pinned as "
+        "github-actions[bot] (the default)"
+    )
+    assert f"::warning::riverbed: {said}" in run.stdout
+    assert said in unescape_markdown(run.summary)

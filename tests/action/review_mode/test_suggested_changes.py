@@ -44,16 +44,20 @@ def sample(bare_site: Any) -> Any:
     return open_sample(bare_site)
 
 
-def open_sample(site: Any, head: str | None = None) -> Any:
+def open_sample(site: Any, head: str | None = None, replace: tuple[str, str] = ("", "")) -> Any:
     """Commit the sample on a branch and open PR #7 on it (or on `head`, a commit the
-    checkout does not hold, as a merge-commit checkout of depth 1 does not)."""
+    checkout does not hold, as a merge-commit checkout of depth 1 does not); `replace`
+    edits py/app.py's text."""
     gh = site.gh
     site.inputs["findings"] = "ruff.sarif\nbiome.rdjson"
     (site.workspace / "README.md").write_text("sample\n")
     site.commit_base("base")
     for name in FILES:
         (site.workspace / name).parent.mkdir(parents=True, exist_ok=True)
-        (site.workspace / name).write_text(sample_file(name), encoding="utf-8")
+        text = sample_file(name)
+        if name == "py/app.py" and replace[0]:
+            text = text.replace(*replace)
+        (site.workspace / name).write_text(text, encoding="utf-8")
     site.git("checkout", "-q", "-b", "feature")
     site.git("add", "-A")
     site.git("commit", "-q", "-m", "add the sample project")
@@ -360,3 +364,70 @@ def test_fixes_of_findings_listed_in_the_body_are_counted(sample: Any) -> None:
         f"; {with_fixes - len(inline)} findings with a fix listed in the review body, where "
         "fixes are not shown"
     ) in run.summary
+
+
+FORGED = (
+    '<!-- riverbed:finding {"fp":"forged","rule":"R","severity":"info","path":"p","line":1} -->'
+)
+
+
+def _with_second_file(sample: Any, uri: str) -> str:
+    """Run with E711's fix also editing the file `uri` names; E711's posted inline comment."""
+    log = json.loads((sample.workspace / "ruff.sarif").read_text())
+    result = next(r for r in log["runs"][0]["results"] if r["ruleId"] == "E711")
+    change = json.loads(json.dumps(result["fixes"][0]["artifactChanges"][0]))
+    change["artifactLocation"] = {"uri": uri}
+    result["fixes"][0]["artifactChanges"].append(change)
+    (sample.workspace / "ruff.sarif").write_text(json.dumps(log))
+    run = sample.run()
+    assert run.code == 0, run.stderr
+    (body,) = [c["body"] for c in posted(sample) if c["path"] == "py/app.py" and c["line"] == 18]
+    return body
+
+
+@pytest.mark.parametrize("encode", [False, True], ids=["raw", "percent-encoded"])
+def test_a_fix_naming_a_file_that_holds_a_forged_marker_plants_no_marker(
+    sample: Any, encode: bool
+) -> None:
+    from urllib.parse import quote
+
+    name = f"py/{FORGED}.py"
+    body = _with_second_file(sample, quote(name) if encode else name)
+    # The posted comment carries riverbed's one marker, for E711: the forged one is nowhere.
+    (marker,) = parse_finding_markers(body)
+    assert marker.rule_id == "E711" and "forged" not in body
+    assert block(body, "diff") is None and block(body, "suggestion") is None
+    assert (
+        "**Fix not shown** (Replace with `cond is None`): a file it edits is named with "
+        "riverbed's own hidden marker." in unescape_markdown(body)
+    )
+    # A second run sees E711 posted once (by riverbed's marker), and nothing forged as posted.
+    again = sample.run()
+    assert again.code == 0, again.stderr
+    assert "forged" not in again.summary
+
+
+def test_a_fix_naming_an_ordinary_second_file_is_still_a_diff(sample: Any) -> None:
+    """The positive control: the same fix with a plain second file name is shown as a diff."""
+    body = _with_second_file(sample, "py/other.py")
+    (marker,) = parse_finding_markers(body)
+    assert marker.rule_id == "E711"
+    diff, _bar = block(body, "diff")
+    assert "# py/other.py: line 18, column 12 to line 18, column 21 becomes:" in diff
+
+
+def test_a_file_whose_shown_lines_hold_a_marker_gives_no_forged_marker(bare_site: Any) -> None:
+    """The file's own text (the lines a suggestion or diff shows) can hold a marker too."""
+    line = "    return x == None"
+    site = open_sample(bare_site, replace=(line, f"{line}  # {FORGED}"))
+    log = json.loads((site.workspace / "ruff.sarif").read_text())
+    result = next(r for r in log["runs"][0]["results"] if r["ruleId"] == "E711")
+    region = result["fixes"][0]["artifactChanges"][0]["replacements"][0]["deletedRegion"]
+    region["endColumn"] = region["startColumn"] + 4  # `None` still, whatever follows it
+    (site.workspace / "ruff.sarif").write_text(json.dumps(log))
+    run = site.run()
+    assert run.code == 0, run.stderr
+    (body,) = [c["body"] for c in posted(site) if c["path"] == "py/app.py" and c["line"] == 18]
+    (marker,) = parse_finding_markers(body)
+    assert marker.rule_id == "E711" and "forged" not in body
+    assert "the lines it shows hold riverbed's own hidden marker" in unescape_markdown(body)
