@@ -51,6 +51,8 @@ def persist_history(context: ActionContext, index_path: Path) -> AppendOutcome:
             f"{len(t.blocked)} refused by the severity guard"
         )
     line += f"; recorded {outcome.entry['id']}" if outcome.entry else "; no change of state"
+    if (bounded := outcome.bounds.text()) is not None:
+        line += f"; {bounded}"
     context.runner.info(line)
     appended = (str(outcome.entry["id"]),) if outcome.entry else ()
     markdown = f"\n{line}.\n"

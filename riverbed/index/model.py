@@ -105,6 +105,7 @@ class Context(TypedDict, total=False):
     match: SuppressionMatch
     ruleId: str
     promotedFrom: str
+    rekeyedFrom: str  # memory/rekey.py: the suppression this re-keyed copy supersedes
     tool: str
     # a fingerprint suppression: the file and message of the finding it hides, when known
     file: str
@@ -133,6 +134,7 @@ class Context(TypedDict, total=False):
     keyAlgo: str
     keys: dict[str, dict[str, Any]]
     keysDropped: int
+    keysLeft: dict[str, int]  # memory/history.py: keys the bounds took out, by reason
     runs: list[dict[str, Any]]
     runsDropped: int
     runNumber: int

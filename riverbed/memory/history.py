@@ -2,14 +2,18 @@
 
 History lives in one `review` entry (context.kind `finding-history`) that a run supersedes
 only when some key changed state; the superseded copy keeps a small stub (see DESIGN-NOTES).
+Its keys are bounded (`bound_keys`): a key fixed more than FIXED_KEEP_DAYS ago leaves, and
+at most MAX_KEYS keys taking at most MAX_KEYS_BYTES stay; every key left out is counted.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+import orjson
 
 from riverbed.findings.interface import Finding
 from riverbed.findings.match_key import MATCH_KEY_ALGO, match_key
@@ -24,6 +28,13 @@ MAX_EVENTS = 8
 MAX_RUNS = 50
 #: A key that flipped between present and absent this many times is oscillating.
 OSCILLATING_FLIPS = 3
+#: A key fixed more than this many days ago leaves history (back after that reads as new).
+FIXED_KEEP_DAYS: Final = 180
+#: At most this many keys stay: the keys fixed longest ago leave first, then new ones wait.
+MAX_KEYS: Final = 10_000
+#: At most this many bytes of keys as the index writes them: a key of one or two events
+#: takes 250–350 bytes (MAX_KEYS of them fit), one of MAX_EVENTS about 900 (4,600 fit).
+MAX_KEYS_BYTES: Final = 4 * 1024 * 1024
 
 #: A key's record: {"e": [[state, commit, date], ...], "flips": n}; state seen | fixed | back.
 KeyRecord = dict[str, Any]
@@ -90,6 +101,138 @@ def advance(
     return out, RunCounts(len(here), new, fixed, back)
 
 
+@dataclass(frozen=True)
+class KeyBounds:
+    """Keys a run's bounds took out: fixed too long ago, evicted by a cap, or not admitted."""
+
+    #: Fixed more than FIXED_KEEP_DAYS ago.
+    aged: int = 0
+    #: Fixed keys evicted (oldest fix first) to stay under MAX_KEYS / MAX_KEYS_BYTES.
+    capped: int = 0
+    #: Keys of this run's findings not admitted: no room under the caps (counted each run).
+    untracked: int = 0
+
+    def text(self) -> str | None:
+        """`history bounds: 3 keys fixed over 180 days ago left, …`, or None when none left."""
+        parts = []
+        if self.aged:
+            parts.append(f"{self.aged} fixed over {FIXED_KEEP_DAYS} days ago left")
+        if self.capped:
+            parts.append(f"{self.capped} fixed longest ago left for the caps")
+        if self.untracked:
+            parts.append(f"{self.untracked} findings' keys not tracked (no room under the caps)")
+        if not parts:
+            return None
+        return f"history bounds ({MAX_KEYS:,} keys, {MAX_KEYS_BYTES // 1024:,} KiB): " + ", ".join(
+            parts
+        )
+
+
+def fixed_on(record: Mapping[str, Any]) -> str | None:
+    """The day (YYYY-MM-DD) a key was last fixed, when its newest state is fixed; else None."""
+    events = record.get("e")
+    if last_state(record) != "fixed" or not isinstance(events, list):
+        return None
+    day = events[-1][2] if len(events[-1]) > 2 else None
+    return str(day) if day is not None else ""
+
+
+def _record_bytes(key: str, record: KeyRecord) -> int:
+    # As the index writes it, nested five levels deep (ten spaces on each line): an upper
+    # bound of the real figure (it counts the braces around the one key too).
+    raw = orjson.dumps({key: record}, option=orjson.OPT_INDENT_2)
+    return len(raw) + 8 * raw.count(b"\n")
+
+
+def keys_bytes(keys: Mapping[str, KeyRecord]) -> int:
+    """The bytes `keys` take in the index (`context.keys`, five levels deep), in one pass."""
+    raw = orjson.dumps(keys, option=orjson.OPT_INDENT_2)
+    return len(raw) + 8 * raw.count(b"\n")
+
+
+def bound_keys(
+    before: Mapping[str, KeyRecord],
+    after: Mapping[str, KeyRecord],
+    *,
+    now: datetime,
+    max_keys: int = MAX_KEYS,
+    max_bytes: int = MAX_KEYS_BYTES,
+) -> tuple[dict[str, KeyRecord], KeyBounds]:
+    """`after` (the keys `advance` made of `before`) within the bounds, and what left.
+
+    Keys fixed more than FIXED_KEEP_DAYS before `now` leave. Over `max_keys` keys or
+    `max_bytes` bytes, the keys fixed longest ago leave first, then keys new in this run
+    are not admitted (largest key first, so the same ones wait each run and a run that only
+    repeats them changes nothing). Keys of findings history already tracks always stay.
+    """
+    cutoff = (now - timedelta(days=FIXED_KEEP_DAYS)).date().isoformat()
+    out: dict[str, KeyRecord] = {}
+    fixed: list[tuple[str, str]] = []
+    aged = 0
+    for key, record in after.items():
+        day = fixed_on(record)
+        if day and day < cutoff:  # a fix without a day is no evidence of its age: it stays
+            aged += 1
+            continue
+        out[key] = record
+        if day is not None:
+            fixed.append((day, key))
+    fixed.sort()
+    waiting = sorted((k for k in out if k not in before), reverse=True)
+    evictable = [*((k, "capped") for _, k in fixed), *((k, "untracked") for k in waiting)]
+    left = {"capped": 0, "untracked": 0}
+    position = 0
+    while len(out) > max_keys and position < len(evictable):
+        key, why = evictable[position]
+        position += 1
+        del out[key]
+        left[why] += 1
+    # Measured once; each key taken out subtracts its own bytes, then the total is measured
+    # again, so the cap holds exactly whatever the records hold.
+    size = keys_bytes(out)
+    while size > max_bytes and position < len(evictable):
+        key, why = evictable[position]
+        position += 1
+        size -= _record_bytes(key, out.pop(key))
+        left[why] += 1
+        if size <= max_bytes:
+            size = keys_bytes(out)
+    return out, KeyBounds(aged, left["capped"], left["untracked"])
+
+
+def advance_bounded(
+    keys: Mapping[str, KeyRecord],
+    present: Iterable[str],
+    *,
+    commit: str,
+    now: datetime,
+    max_keys: int = MAX_KEYS,
+    max_bytes: int = MAX_KEYS_BYTES,
+) -> tuple[dict[str, KeyRecord], RunCounts, KeyBounds]:
+    """`advance`, then `bound_keys`: a key not admitted is not counted as new (it is
+    `untracked`), so a run that only meets the same waiting keys again changes nothing."""
+    advanced, counts = advance(keys, present, commit=commit, now=now)
+    bounded, bounds = bound_keys(keys, advanced, now=now, max_keys=max_keys, max_bytes=max_bytes)
+    counts = RunCounts(counts.findings, counts.new - bounds.untracked, counts.fixed, counts.back)
+    return bounded, counts, bounds
+
+
+def keys_left(previous: Entry | None, bounds: KeyBounds) -> dict[str, int]:
+    """`context.keysLeft` of the next entry: aged and capped summed over runs, untracked now."""
+    before = context(previous).get("keysLeft") if previous is not None else None
+    totals = before if isinstance(before, dict) else {}
+
+    def total(name: str) -> int:
+        value = totals.get(name, 0)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    return {
+        "aged": total("aged") + bounds.aged,
+        "capped": total("capped") + bounds.capped,
+        "untracked": bounds.untracked,
+    }
+
+
 def is_history_entry(entry: Entry) -> bool:
     """True for the entry history is kept in."""
     return entry.get("type") == "review" and context(entry).get("kind") == HISTORY_KIND
@@ -126,6 +269,7 @@ def history_entry(
     commit: str,
     branch: str,
     now: datetime,
+    bounds: KeyBounds | None = None,
 ) -> Entry:
     """A new history entry: `keys`, and the previous runs plus this one (capped at MAX_RUNS)."""
     at = format_timestamp(now)
@@ -145,6 +289,7 @@ def history_entry(
         "keys": dict(sorted(keys.items())),
         "runs": runs,
         "runsDropped": dropped,
+        "keysLeft": keys_left(previous, bounds or KeyBounds()),
     }
     return {
         "id": f"history-{commit[:12]}-{now.strftime('%Y%m%d%H%M%S')}",

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from riverbed.findings.interface import Finding
 from riverbed.index.effective import revoked_suppression_id
-from riverbed.index.model import Index
-from riverbed.memory.severity import SeverityOverride
+from riverbed.index.model import SEVERITY_RANK, Index
+from riverbed.memory.severity import OverrideResult, Refuse, SeverityOverride, apply_overrides
 from riverbed.memory.suppress import SuppressionDecision, SuppressionResult
 
 LOCAL = "local"
@@ -73,6 +73,42 @@ def overrides_in_order(
 ) -> tuple[SeverityOverride, ...]:
     """Shared overrides first (the first match re-grades a finding), then the repository's."""
     return (*(layer.overrides if layer else ()), *local)
+
+
+def never_lowered(layer: SharedLayer | None) -> Refuse | None:
+    """The rule for the repository's own overrides (flags, inputs, `.river/config.toml`): on a
+    finding the shared policy never suppresses they may raise its severity, never lower it.
+
+    Otherwise the pull request's own config could re-grade a protected rule to `info` and
+    pass `--fail-on`: the finding would be kept, and counted for nothing. The shared layer's
+    own overrides are the policy's to make, and apply as given.
+    """
+    if layer is None or not layer.never_suppress:
+        return None
+    policy = {id(o) for o in layer.overrides}
+
+    def refuse(override: SeverityOverride, finding: Finding) -> str | None:
+        if id(override) in policy:
+            return None
+        if SEVERITY_RANK[override.severity] >= SEVERITY_RANK.get(finding.severity, 0):
+            return None
+        pattern = protecting_rule(finding, layer)
+        if pattern is None:
+            return None
+        return (
+            f"rule {pattern} is never suppressed by policy of {layer.label}; a local override "
+            f"may raise its severity, never lower it (kept at {finding.severity})"
+        )
+
+    return refuse
+
+
+def layered_overrides(
+    findings: Sequence[Finding], layer: SharedLayer | None, local: Sequence[SeverityOverride]
+) -> OverrideResult:
+    """Severity overrides applied: the shared layer's first, the repository's never lowering
+    a finding the shared policy never suppresses (`never_lowered`)."""
+    return apply_overrides(findings, overrides_in_order(layer, local), refuse=never_lowered(layer))
 
 
 def enforce_never_suppress(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -15,8 +15,9 @@ from riverbed.index.model import Entry, Index
 from riverbed.index.schema import check_entry
 from riverbed.index.storage import update_index
 from riverbed.memory.history import (
+    KeyBounds,
     RunCounts,
-    advance,
+    advance_bounded,
     current_history,
     history_entry,
     history_key,
@@ -34,6 +35,8 @@ class HistoryRecord:
     entry: Entry | None
     #: The run's suppressions: which hid findings and which the severity guard refused.
     tally: RunTally | None = None
+    #: Keys the bounds took out this run (counted; see `history.bound_keys`).
+    bounds: KeyBounds = field(default_factory=KeyBounds)
 
 
 def record_history(
@@ -49,11 +52,15 @@ def record_history(
 
     def change(index: Index) -> tuple[Index, bool, HistoryRecord]:
         previous = current_history(index)
-        keys, counts = advance(history_keys(previous), present, commit=commit, now=now)
+        keys, counts, bounds = advance_bounded(
+            history_keys(previous), present, commit=commit, now=now
+        )
         tally = run_tally(index, findings, now)
         if not counts.changed and not tally_changed(previous, tally):
-            return index, False, HistoryRecord(counts, None, tally)
-        entry = history_entry(previous, keys, counts, commit=commit, branch=branch, now=now)
+            return index, False, HistoryRecord(counts, None, tally, bounds)
+        entry = history_entry(
+            previous, keys, counts, commit=commit, branch=branch, now=now, bounds=bounds
+        )
         entry = with_ledger(entry, previous, tally)
         # A re-run of the same commit within its second would repeat the id.
         taken = {str(e.get("id")) for e in index["entries"]}
@@ -66,7 +73,7 @@ def record_history(
             entries = list(result.index["entries"])
             entries[position] = retired_history(entries[position])
             updated = {**result.index, "entries": entries}
-        return updated, True, HistoryRecord(counts, entry, tally)
+        return updated, True, HistoryRecord(counts, entry, tally, bounds)
 
     outcome: HistoryRecord = update_index(Path(path), change)
     return outcome

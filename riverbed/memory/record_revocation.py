@@ -37,6 +37,28 @@ def build_revocation_entry(
     )
 
 
+def rekeyed_successor(by_id: Mapping[str, Entry], suppression_id: str) -> str:
+    """The suppression `suppression_id` lives on as: itself, or the last of its re-keyed
+    copies (`rekey` supersedes a suppression by a copy naming it in `context.rekeyedFrom`).
+
+    A revocation of the old id names that copy, so a re-key never takes a suppression out
+    of a revocation's reach."""
+    current, seen = suppression_id, {suppression_id}
+    while (entry := by_id.get(current)) is not None and entry.get("status") == "superseded":
+        successor_id = entry.get("supersededBy")
+        successor = by_id.get(successor_id) if isinstance(successor_id, str) else None
+        if (
+            successor is None
+            or successor_id in seen
+            or successor.get("type") != "suppression"
+            or context(successor).get("rekeyedFrom") != current
+        ):
+            break
+        current = str(successor_id)
+        seen.add(current)
+    return current
+
+
 def planned_revocation(  # noqa: PLR0917 - the lookups of one pass, then what to revoke
     by_id: Mapping[str, Entry],
     revocations: Mapping[str, Entry],
@@ -59,9 +81,12 @@ def planned_revocation(  # noqa: PLR0917 - the lookups of one pass, then what to
             f"{suppression_id!r} is a {target.get('type')} entry, not a suppression; "
             "use `riverbed archive` to retire it"
         )
+    requested, suppression_id = suppression_id, rekeyed_successor(by_id, suppression_id)
     existing = revocations.get(suppression_id)
     if existing is not None:
         return WriteOutcome(existing, False)
+    if suppression_id != requested and reason.strip():
+        reason = f"{reason.strip()}\n\n(Asked to revoke {requested}, re-keyed as {suppression_id}.)"
     entry_id = f"resurface-revoke-{suppression_id}"
     suffix = 2
     while entry_id in by_id:

@@ -22,11 +22,11 @@ from riverbed.memory.layers import (
     LayerMarks,
     SharedLayer,
     enforce_never_suppress,
-    overrides_in_order,
+    layered_overrides,
     shared_view,
 )
 from riverbed.memory.select import ChangedFiles, ReviewMemory, load_review_memory, should_resurface
-from riverbed.memory.severity import OverrideUse, SeverityOverride, apply_overrides
+from riverbed.memory.severity import OverrideRefusal, OverrideUse, SeverityOverride
 from riverbed.memory.suppress import SuppressionDecision, SuppressionResult, apply_suppressions
 from riverbed.memory.suppression_upgrade import StaleSuppressions, stale_after_upgrade
 
@@ -53,6 +53,8 @@ class ReviewResult:
     notes: tuple[str, ...] = ()
     #: Severity overrides that re-graded findings before the guard (one per override used).
     overrides: tuple[OverrideUse, ...] = ()
+    #: Overrides refused on findings they may not re-grade (a neverSuppress rule lowered).
+    overrides_refused: tuple[OverrideRefusal, ...] = ()
     #: A tool upgrade that emptied the baseline's matching or left fingerprint suppressions
     #: matching nothing (both versions named), or None.
     tool_change: str | None = None
@@ -164,6 +166,8 @@ class ReviewResult:
             out["evidence"] = evidence_counts(checks)
         if self.overrides:
             out["severityOverrides"] = [use.to_dict() for use in self.overrides]
+        if self.overrides_refused:
+            out["severityOverridesRefused"] = [r.to_dict() for r in self.overrides_refused]
         if self.fixed is not None:
             out["fixed"] = self.fixed.to_dict()
         if self.history is not None:
@@ -325,7 +329,7 @@ def review_findings(
     """
     if filter_mode is not None and filter_mode not in FILTER_MODES:
         raise ValueError(f"filter_mode {filter_mode!r} is not one of {', '.join(FILTER_MODES)}")
-    graded = apply_overrides(findings, overrides_in_order(shared, severity_overrides))
+    graded = layered_overrides(findings, shared, severity_overrides)
     findings = graded.findings
     requested = filter_mode or default_filter_mode(change)
     mode = change.effective_mode(requested) if change is not None else "nofilter"
@@ -343,7 +347,6 @@ def review_findings(
     notes = [*(change.notes if change is not None else ()), *notes, *filter(None, [matched.note])]
     decisions, history = _labelled(decisions, index, findings)
     stale, changes = _upgrades(findings, baseline, decisions, tried, result)
-    warnings = (*dict.fromkeys(memory.warnings), *result.ignored, *changes)
     return ReviewResult(
         phase=phase,
         filter_mode=requested,
@@ -355,9 +358,10 @@ def review_findings(
         memory=memory,
         suppressions=tuple(in_effect),
         resurfaced=resurfaced,
-        warnings=warnings,
+        warnings=(*dict.fromkeys(memory.warnings), *result.ignored, *changes, *graded.refusals()),
         notes=tuple(notes),
         overrides=graded.used,
+        overrides_refused=graded.refused,
         tool_change="; and ".join(changes) or None,
         stale_suppressions=stale,
         history=history,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -148,28 +148,86 @@ class OverrideUse:
 
 
 @dataclass(frozen=True)
+class OverrideRefusal:
+    """One override that matched findings it may not re-grade: how many, and why."""
+
+    override: SeverityOverride
+    count: int
+    why: str
+
+    def describe(self) -> str:
+        """`severity override ruff:S602=info (from …) refused for 1 finding: …`."""
+        noun = "finding" if self.count == 1 else "findings"
+        return (
+            f"severity override {self.override} (from {self.override.source}) refused for "
+            f"{self.count} {noun}: {self.why}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON view."""
+        return {
+            "pattern": self.override.pattern,
+            "severity": self.override.severity,
+            "source": self.override.source,
+            "findings": self.count,
+            "why": self.why,
+        }
+
+
+#: Given an override and a finding it matches, why it may not re-grade it (None: it may).
+Refuse = Callable[[SeverityOverride, Finding], str | None]
+
+
+@dataclass(frozen=True)
 class OverrideResult:
-    """The findings after overrides (same order), and each override that was used."""
+    """The findings after overrides (same order), each override used, and each refused."""
 
     findings: tuple[Finding, ...]
     used: tuple[OverrideUse, ...] = ()
     unused: tuple[SeverityOverride, ...] = ()
+    refused: tuple[OverrideRefusal, ...] = ()
 
     def messages(self) -> list[str]:
-        """One line per override used (DESIGN: each override used is reported)."""
-        return [use.describe() for use in self.used]
+        """One line per override used or refused (DESIGN: each override used is reported)."""
+        return [use.describe() for use in self.used] + self.refusals()
+
+    def refusals(self) -> list[str]:
+        """One line per override refused for some findings (a warning wherever it shows)."""
+        return [refusal.describe() for refusal in self.refused]
+
+
+def _chosen(
+    finding: Finding,
+    overrides: Sequence[SeverityOverride],
+    refuse: Refuse | None,
+    refused: dict[tuple[int, str], int],
+) -> int | None:
+    """The first override that matches `finding` and may re-grade it; refusals counted."""
+    for n, override in enumerate(overrides):
+        if not override.matches(finding):
+            continue
+        why = refuse(override, finding) if refuse is not None else None
+        if why is None:
+            return n
+        refused[n, why] = refused.get((n, why), 0) + 1
+    return None
 
 
 def apply_overrides(
-    findings: Sequence[Finding], overrides: Sequence[SeverityOverride]
+    findings: Sequence[Finding],
+    overrides: Sequence[SeverityOverride],
+    *,
+    refuse: Refuse | None = None,
 ) -> OverrideResult:
-    """Re-grade each finding by the first override matching its tool and rule (pure)."""
+    """Re-grade each finding by the first override matching its tool and rule that `refuse`
+    lets re-grade it (pure); a refused one is passed over, counted and named."""
     if not overrides:
         return OverrideResult(tuple(findings))
     out: list[Finding] = []
     counts: dict[int, dict[str, int]] = {}
+    refusals: dict[tuple[int, str], int] = {}
     for finding in findings:
-        chosen = next((n for n, o in enumerate(overrides) if o.matches(finding)), None)
+        chosen = _chosen(finding, overrides, refuse, refusals)
         if chosen is None:
             out.append(finding)
             continue
@@ -185,4 +243,7 @@ def apply_overrides(
         OverrideUse(overrides[n], sum(was.values()), was) for n, was in sorted(counts.items())
     )
     unused = tuple(o for n, o in enumerate(overrides) if n not in counts)
-    return OverrideResult(tuple(out), used, unused)
+    refused = tuple(
+        OverrideRefusal(overrides[n], count, why) for (n, why), count in sorted(refusals.items())
+    )
+    return OverrideResult(tuple(out), used, unused, refused)

@@ -37,8 +37,10 @@ def test_a_body_changed_on_one_side_only_is_that_sides_without_conflict() -> Non
     for ours, theirs in ((edited, old), (old, edited)):
         result = merge_three(_index(old), _index(ours), _index(theirs))
         assert result.index["entries"] == [edited] and result.conflicts == ()
+    # Both sides changed it (no suppression to compare): a person decides, ours held meanwhile.
     both = merge_three(_index(old), _index(edited), _index({**old, "content": "other"}))
-    assert len(both.conflicts) == 1 and "two different bodies" in both.conflicts[0]
+    assert both.conflicts == () and [u.entry_id for u in both.unresolved] == ["a"]
+    assert both.index["entries"] == [edited]
 
 
 def test_a_deletion_holds_unless_the_other_side_changed_the_entry() -> None:

@@ -93,6 +93,45 @@ def _read(path: Path, what: str) -> bytes:
         raise UsageError(f"{what} {path} cannot be read: {exc.strerror}") from None
 
 
+def with_markers(ours: bytes, theirs: bytes) -> bytes:
+    """One text holding both: lines they share once, each place they differ between git's
+    conflict markers (ours, then theirs), as git writes a conflicted file (pure)."""
+    import difflib
+
+    a, b = ours.splitlines(keepends=True), theirs.splitlines(keepends=True)
+    out: list[bytes] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out += a[i1:i2]
+        else:
+            out += [b"<<<<<<< ours\n", *a[i1:i2], b"=======\n", *b[j1:j2], b">>>>>>> theirs\n"]
+    return b"".join(out)
+
+
+def _unresolved_text(result: Any) -> bytes:
+    """The merged index with ours' and theirs' copies of each unresolved entry in markers."""
+    from riverbed.index.jsonbytes import dumps_js
+
+    theirs_copy = {u.entry_id: u.theirs for u in result.unresolved}
+    # Ours' index holds ours' copy (or none, where ours deleted it); theirs swaps in theirs'.
+    entries = [theirs_copy.get(e["id"], e) for e in result.index["entries"]]
+    present = {e["id"] for e in entries}
+    entries += [u.theirs for u in result.unresolved if u.theirs and u.entry_id not in present]
+    theirs = {**result.index, "entries": [e for e in entries if e is not None]}
+    return with_markers(dumps_js(result.index), dumps_js(theirs))
+
+
+def _say_unresolved(context: Context, name: str, result: Any) -> None:
+    for item in result.unresolved:
+        context.warn(f"{name}: {item.describe()}")
+    shown = shlex.quote(name)
+    context.warn(
+        f"{name}: left conflicted for a person: keep one copy of each entry between the "
+        f"markers (or run `riverbed resolve --keep ours|theirs {shown}`), then "
+        f"`git add {shown}`"
+    )
+
+
 def _cmd_merge_driver(args: argparse.Namespace, context: Context) -> int:
     from riverbed.index.atomic_write import write_bytes_atomic
     from riverbed.index.jsonbytes import dumps_js
@@ -106,11 +145,20 @@ def _cmd_merge_driver(args: argparse.Namespace, context: Context) -> int:
     theirs = _parse_side(_read(Path(args.theirs), "theirs"), f"{name} (theirs)")
     result = merge_three(base, ours, theirs)
     check_written(ours, result.index)
+    for item in result.unresolved:
+        if item.theirs is not None:
+            check_written(ours, {**result.index, "entries": [item.theirs]})
     # git reads the result from the OURS file; a failure leaves it as it was (a conflict).
-    write_bytes_atomic(ours_path, dumps_js(result.index), what="the merged index")
+    # Entries both branches changed, neither provably narrower, are a person's to settle:
+    # both copies go between conflict markers and the exit status tells git so.
+    text = _unresolved_text(result) if result.unresolved else dumps_js(result.index)
+    write_bytes_atomic(ours_path, text, what="the merged index")
     for conflict in result.conflicts:
         context.warn(f"{name}: {conflict}")
     _report(context, name, (ours, theirs), result, out=sys.stderr)
+    if result.unresolved:
+        _say_unresolved(context, name, result)
+        return 1
     return 0
 
 
@@ -127,6 +175,8 @@ def _report(
     deleted = (
         f", {plural(len(result.deleted), 'entry')} deleted on one side" if result.deleted else ""
     )
+    if result.unresolved:
+        deleted += f", {plural(len(result.unresolved), 'entry')} left for a person"
     if context.as_json:
         emit_json(
             {
@@ -136,6 +186,7 @@ def _report(
                 "entries": len(result.index["entries"]),
                 "conflicts": list(result.conflicts),
                 "deleted": list(result.deleted),
+                "unresolved": [u.entry_id for u in result.unresolved],
                 **({} if staged is None else {"staged": staged}),
             }
         )
@@ -195,7 +246,14 @@ def _cmd_resolve(args: argparse.Namespace, context: Context) -> int:
     base = _parse_side(base_data, f"{path} (base, from {origin})", may_be_empty=True)
     ours = _parse_side(ours_data, f"{path} (ours, from {origin})")
     theirs = _parse_side(theirs_data, f"{path} (theirs, from {origin})")
-    result = merge_three(base, ours, theirs)
+    result = merge_three(base, ours, theirs, keep=args.keep)
+    if result.unresolved:
+        ids = ", ".join(repr(u.entry_id) for u in result.unresolved[:5])
+        raise UsageError(
+            f"{path}: {plural(len(result.unresolved), 'entry')} changed on both sides, "
+            f"neither provably narrower ({ids}); nothing was written: keep one copy of each "
+            "between the markers by hand, or choose with --keep ours|theirs"
+        )
     with locked(path):
         check_written(ours, result.index)
         write_index_atomic(path, result.index)
@@ -242,6 +300,11 @@ def register(subparsers: Any) -> None:
         "it unmerged",
     )
     p.add_argument("path", nargs="?", help="the conflicted index (default: the index)")
+    p.add_argument(
+        "--keep",
+        choices=("ours", "theirs"),
+        help="for entries both sides changed (neither provably narrower): keep this side's",
+    )
     p.add_argument(
         "--no-add",
         dest="add",

@@ -33,20 +33,21 @@ def _cmd_rekey(args: argparse.Namespace, context: Context) -> int:
     from riverbed.memory.rekey import plan_rekey, write_rekey
 
     old, new = _read(args.old, context), _read(args.new, context)
-    plan = plan_rekey(load(context), old, new)
+    now = parse_now(args.now)
+    plan = plan_rekey(load(context), old, new, now=now)
     why = f"{_version(old)} → {_version(new)}, matched by file, line and rule"
-    written = (
-        write_rekey(context.index_path, plan, now=parse_now(args.now), why=why) if args.write else 0
-    )
+    outcome = write_rekey(context.index_path, plan, now=now, why=why) if args.write else None
+    refused = [*plan.not_in_force, *(outcome.refused if outcome else ())]
     if context.as_json:
         emit_json(
             {
                 "write": args.write,
-                "written": written,
+                "written": len(outcome.written) if outcome else 0,
                 "changes": [vars(c) for c in plan.changes],
                 "ambiguous": list(plan.ambiguous),
                 "unmatched": list(plan.unmatched),
                 "why": dict(plan.why),
+                "notInForce": [{"id": i, "why": why_not} for i, why_not in refused],
             }
         )
         return 0
@@ -56,8 +57,16 @@ def _cmd_rekey(args: argparse.Namespace, context: Context) -> int:
     ]
     if rows:
         print(table(["suppression", "rule", "where", "old fingerprint", "new fingerprint"], rows))
+    count = len(outcome.written) if outcome else len(plan.changes)
     verb = "re-keyed" if args.write else "would re-key"
-    print(f"{verb} {plural(len(plan.changes), 'suppression')} ({why})")
+    print(f"{verb} {plural(count, 'suppression')} ({why})")
+    if refused:
+        shown = "; ".join(f"{i}: {why_not}" for i, why_not in refused[:5])
+        more = f" (+{len(refused) - 5} more)" if len(refused) > 5 else ""
+        print(
+            f"did not carry {plural(len(refused), 'suppression')} not in force "
+            f"(a revoked or expired one stays as it is): {terminal(shown)}{more}"
+        )
     if plan.ambiguous:
         print(f"left {plural(len(plan.ambiguous), 'suppression')} alone:")
         for entry_id in plan.ambiguous:

@@ -285,10 +285,14 @@ def _cmd_revoke(args: argparse.Namespace, context: Context) -> int:
     )
     if context.as_json:
         emit_json({"entry": outcome.entry, "appended": outcome.written})
-    elif outcome.written:
-        print(f"revoked {args.id} (recorded as {outcome.entry['id']})")
+        return 0
+    target = outcome.entry.get("context", {}).get("suppressionId", args.id)
+    # A re-keyed suppression is revoked as the copy it lives on as: say which.
+    named = args.id if target == args.id else f"{args.id} (re-keyed as {target})"
+    if outcome.written:
+        print(f"revoked {named} (recorded as {outcome.entry['id']})")
     else:
-        print(f"{args.id} was already revoked by {outcome.entry['id']}; nothing written")
+        print(f"{named} was already revoked by {outcome.entry['id']}; nothing written")
     return 0
 
 
