@@ -143,8 +143,9 @@ class _Reader:
         if not remaining_checks().is_valid(entries):
             if not unique_items().is_valid(entries):
                 raise _Declined
-            # Some expiry is not a plain date: is_valid_date decides, for the warnings.
-            self._unchecked.update(filter(None, map(effective_expiry, entries)))
+            # Some expiry is not a plain date: is_valid_date decides, for the warnings (an
+            # empty string too: it is an expiry nobody can parse, not an absent one).
+            self._unchecked.update(v for v in map(effective_expiry, entries) if v is not None)
         self._ids.update(map(itemgetter("id"), entries))
         self._entries += entries
 

@@ -386,3 +386,16 @@ def test_random_documents_read_the_same_either_way(
     if cut % 7 == 0:  # a damaged copy: a byte taken out
         data = data[:cut] + data[cut + 1 :]
     same_either_way(_write(tmp_path, data))
+
+
+def test_an_empty_expiry_warns_on_either_read(tmp_path: Path) -> None:
+    """Found by the property above on CI: an expiry of '' is unparseable, not absent."""
+    entry = {
+        "id": "1",
+        "type": "adr",
+        "content": "",
+        "metadata": {"createdAt": "", "author": ""},
+        "context": {"expiresAt": ""},
+    }
+    kind, _, warned = same_either_way(_write(tmp_path, dumps_js(_index([entry]))))
+    assert kind == "index" and len(warned) == 1 and "unparseable expiry ''" in warned[0]
