@@ -51,7 +51,9 @@ def test_newer_trusted_artifact_between_restore_and_staging_is_merged(
     assert run.outputs["restored-from"] == str(restored)
     assert run.staged_ids() == {"shared", "mine", "will-expire", "theirs", "theirs-expired"}
     shared = next(e for e in run.staged_index["entries"] if e["id"] == "shared")
-    assert shared["title"] == "Reworded elsewhere"  # the later body wins, and it is reported
+    # Two bodies of one entry (not a suppression): never the later `createdAt`, which a
+    # branch writes (issue 36 §7); the first in content order, and the conflict is reported.
+    assert shared["title"] == "Original wording"
     assert run.status_of("will-expire") == "archived"
     assert run.status_of("theirs-expired") == "archived"  # expired after the merge too
     assert run.outputs["archived"] == "2"

@@ -34,7 +34,10 @@ def policy_repo(gh: FakeGitHub) -> Iterator[FakeGitHub]:
             author="security-team",
             now=NOW,
         )
-        run_id = org.add_run(event="push", head_branch="main")
+        # A run of the policy repository's riverbed workflow (shared-memory-trusted-workflows).
+        run_id = org.add_run(
+            event="push", head_branch="main", path=".github/workflows/riverbed-persist.yml"
+        )
         index = dumps_js({"version": "1", "entries": [policy]})
         org.add_artifact(run_id=run_id, files={"index.json": index})
         yield org
