@@ -19,6 +19,7 @@ from riverbed.action.restore import (
     warn_alarms,
 )
 from riverbed.index import lifecycle
+from riverbed.index.atomic_write import temp_prefix
 from riverbed.index.cold_archive import compact_index
 from riverbed.index.compaction import CompactReport
 from riverbed.index.dates import effective_expiry, instant_or_none
@@ -108,8 +109,12 @@ def _stage(path: Path, index: Index) -> None:
 
 def _stage_for_upload(path: Path, index: Index) -> None:
     """Write the index for upload: the upload takes its whole directory, so no lock file."""
-    # The staging directory is this run's alone; a lock file there is left from before.
+    # The staging directory is this run's alone; a lock file there is left from before, and
+    # so is a temp file (a run killed while writing: the write below takes no lock that
+    # would clear it).
     _clear(lock_path(path))
+    for leftover in path.parent.glob(temp_prefix(path) + "*.tmp"):
+        _clear(leftover)
     write_index_atomic(path, index)
 
 

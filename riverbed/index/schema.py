@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-from importlib import resources
 from typing import Any
 
 import jsonschema_rs
@@ -22,6 +21,10 @@ _FORMATS = {"date-time": is_valid_date_time, "date": is_valid_full_date}
 @functools.cache
 def load_schema(name: str) -> dict[str, Any]:
     """One shipped schema as a dict, read from the installed package."""
+    # Imported here: importlib.resources brings tempfile, shutil and the compressors, about
+    # 4 ms, and a load of a valid file never reads a schema (see `streamed_read`).
+    from importlib import resources
+
     text = resources.files("riverbed").joinpath("schemas", name).read_text(encoding="utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema

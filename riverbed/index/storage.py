@@ -8,7 +8,9 @@ and writes the file atomically.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from io import FileIO
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from riverbed.index.held_lock import (
 )
 from riverbed.index.jsonbytes import dumps_js
 from riverbed.index.model import Index
-from riverbed.index.streamed_read import read_streamed
+from riverbed.index.streamed_read import read_open, read_streamed
 from riverbed.index.whole_read import parse_index_bytes, read_whole
 
 #: The lock's names are kept here too: callers hold the store's lock through its storage.
@@ -67,15 +69,36 @@ def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]])
     This is the one update path: the file is read as a load reads it, and every entry a
     change adds or alters is checked (nesting depth, secrets) before the file is replaced.
     """
-    from riverbed.index.atomic_write import write_bytes_atomic  # the write side: see above
+    from riverbed.index.atomic_write import write_bytes_atomic, write_pieces_atomic
+    from riverbed.index.entry_splice import spliced  # the write side: see above
     from riverbed.index.write_checks import check_written
 
     with locked(path):
-        index = (read_streamed(path) or read_whole(path))[0]  # `read_index`, spelled out
-        new_index, changed, result = change(index)
-        if changed:
+        file: FileIO | None
+        try:
+            file = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)
+        except OSError:  # missing, a directory, unreadable: the whole read says what to do
+            file = None
+        try:
+            stamp = None if file is None else os.fstat(file.fileno())  # an open file's
+            found = None if file is None else read_open(file)
+            index = (found or read_whole(path))[0]  # `read_index`, spelled out
+            new_index, changed, result = change(index)
+            if not changed:
+                return result
             check_written(index, new_index)
+            # Entries replaced in place (expire, archive, supersede) are rewritten alone in
+            # the bytes just validated; the file is closed before it is replaced (Windows).
+            pieces = None
+            if file is not None and stamp is not None and found is not None:
+                pieces = spliced(file, stamp, index, new_index)
+        finally:
+            if file is not None:
+                file.close()
+        if pieces is None:
             write_bytes_atomic(path, dumps_js(new_index), what="the index")
+        else:
+            write_pieces_atomic(path, pieces, what="the index")
         return result
 
 

@@ -58,7 +58,16 @@ def read_streamed(path: Path) -> tuple[Index, frozenset[str]] | None:
     """The index at `path`, validated, with the expiry strings still to check for warnings;
     None when the full read must decide (no such file, another layout, any problem)."""
     try:
-        with open(path, "rb", buffering=0) as file, collector_paused(promote=True):
+        with open(path, "rb", buffering=0) as file:
+            return read_open(file)
+    except OSError:
+        return None
+
+
+def read_open(file: FileIO) -> tuple[Index, frozenset[str]] | None:
+    """`read_streamed` of a file open at its start (a change reads on from it, see `storage`)."""
+    try:
+        with collector_paused(promote=True):
             return _Reader(file).read()
     except (_Declined, OSError):
         return None
