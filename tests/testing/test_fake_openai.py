@@ -121,5 +121,6 @@ def test_a_request_off_the_description_is_a_schema_problem(
         fake.script(replies.proposals([]))
         post(fake, data={"model": "m", "messages": [], "temperature": "zero"})
     assert any("request" in p for p in fake.schema_problems)
+    assert fake.server_errors == []  # refused as off the description, not crashed
     broken = {"choices": [{"index": 0}], "object": "chat.completion"}
     assert openai_description.validate_response("POST", "/v1/chat/completions", 200, broken)

@@ -123,7 +123,10 @@ class FakeOpenAI:
                 response = self._completion(json.loads(body or b"{}"), proposals([]))
             else:
                 response = self._respond(method, path, headers, body)
-        except Exception:  # the stand-in must answer; the failure is kept for the test
+        # Any error of a scripted reply, a hook or the stand-in itself: the client gets a 500
+        # (never a hang), the traceback is kept in `server_errors`, and the `openai` fixture
+        # fails the test unless it is empty.
+        except Exception:
             self.server_errors.append(traceback.format_exc())
             response = json_response(500, error_body(Reply(status=500, message="crash")))
         record = RecordedRequest(
