@@ -27,12 +27,12 @@ from riverbed.evals.entries import build_eval_entry, identify
 from riverbed.evals.formats import read_eval_file
 from riverbed.findings.interface import Finding
 from riverbed.index import lifecycle
-from riverbed.index.cold_archive import ARCHIVE_SUFFIX, encode_archive
-from riverbed.index.compaction import compact
 from riverbed.index.dates import format_timestamp
 from riverbed.index.jsonbytes import dumps_js
 from riverbed.index.model import Entry, Index, empty_index
 from riverbed.memory.baseline import baseline_entry, retired
+from riverbed.merging.cold_archive import ARCHIVE_SUFFIX, encode_archive
+from riverbed.merging.compaction import compact
 
 ROOT = Path(__file__).resolve().parent.parent
 EVAL_FILE = ROOT / "tests" / "fixtures" / "real" / "promptfoo-0.121.20.json"

@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from riverbed.findings.fingerprint import compute_fingerprint
     from riverbed.index.dates import effective_expiry, is_expired, parse_expires_at
     from riverbed.index.lifecycle import ExpireReport
-    from riverbed.index.merge import MergeResult, merge_indexes
     from riverbed.index.query import query_memory
     from riverbed.index.store import (
         AppendReport,
@@ -55,6 +54,7 @@ if TYPE_CHECKING:
         should_resurface,
     )
     from riverbed.memory.suppress import SuppressionResult, apply_suppressions
+    from riverbed.merging.merge import MergeResult, merge_indexes
 
 #: Public names, imported on first use so `riverbed --version` stays fast.
 _LAZY = {
@@ -62,8 +62,8 @@ _LAZY = {
     "is_expired": "riverbed.index.dates",
     "parse_expires_at": "riverbed.index.dates",
     "ExpireReport": "riverbed.index.lifecycle",
-    "MergeResult": "riverbed.index.merge",
-    "merge_indexes": "riverbed.index.merge",
+    "MergeResult": "riverbed.merging.merge",
+    "merge_indexes": "riverbed.merging.merge",
     "query_memory": "riverbed.index.query",
     "Baseline": "riverbed.memory.baseline",
     "Change": "riverbed.memory.change",

@@ -28,6 +28,10 @@ def test_index_imports_only_errors_and_text() -> None:
     assert rules.index_violations(ROOT) == []
 
 
+def test_merging_imports_only_the_store() -> None:
+    assert rules.merging_violations(ROOT) == []
+
+
 def test_core_packages_import_no_host() -> None:
     assert rules.core_violations(ROOT) == []
 

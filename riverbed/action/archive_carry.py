@@ -6,14 +6,14 @@ import contextlib
 import shutil
 from pathlib import Path
 
-from riverbed.index.cold_archive import (
+from riverbed.index.storage import locked
+from riverbed.merging.cold_archive import (
     archive_path_for,
     decode_archive,
     read_archive,
     write_archive,
 )
-from riverbed.index.merge import merge_indexes
-from riverbed.index.storage import locked
+from riverbed.merging.merge import merge_indexes
 
 
 def place_archive(work: Path, data: bytes | None) -> None:

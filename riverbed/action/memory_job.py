@@ -20,10 +20,7 @@ from riverbed.action.restore import (
 )
 from riverbed.index import lifecycle
 from riverbed.index.atomic_write import temp_prefix
-from riverbed.index.cold_archive import compact_index
-from riverbed.index.compaction import CompactReport
 from riverbed.index.dates import effective_expiry, instant_or_none
-from riverbed.index.merge import merge_indexes
 from riverbed.index.model import Index, entry_status, entry_title
 from riverbed.index.storage import (
     lock_path,
@@ -33,6 +30,9 @@ from riverbed.index.storage import (
     write_index_atomic,
 )
 from riverbed.index.store import expire_entries
+from riverbed.merging.cold_archive import compact_index
+from riverbed.merging.compaction import CompactReport
+from riverbed.merging.merge import merge_indexes
 
 #: How many upcoming expiries the summary lists.
 NEXT_EXPIRIES_SHOWN = 5

@@ -23,10 +23,10 @@ from riverbed.github.artifacts import (
 )
 from riverbed.github.client import GitHubClient
 from riverbed.github.runs import BranchCommits
-from riverbed.index.cold_archive import archive_path_for
 from riverbed.index.dates import format_timestamp
 from riverbed.index.model import Index, empty_index
 from riverbed.index.storage import parse_index_bytes, read_index
+from riverbed.merging.cold_archive import archive_path_for
 from riverbed.text import plural
 
 #: Runs looked up before giving up: reaching it means something floods the artifact list.

@@ -11,11 +11,11 @@ import zlib
 from dataclasses import dataclass
 
 from riverbed.errors import ArtifactError
-from riverbed.index.cold_archive import ARCHIVE_SUFFIX
+from riverbed.merging.cold_archive import ARCHIVE_SUFFIX
 
 #: The file a memory artifact is expected to hold, at the zip's root.
 INDEX_MEMBER = "index.json"
-#: The cold archive that travels beside it (optional; see index/cold_archive.py).
+#: The cold archive that travels beside it (optional; see merging/cold_archive.py).
 ARCHIVE_MEMBER = "index" + ARCHIVE_SUFFIX
 MIB = 1024 * 1024
 # What `zipfile` raises on a damaged archive (it has no single exception for that).

@@ -8,7 +8,7 @@ import json
 from action_support import ActionHarness, entry, index_bytes
 
 from riverbed.github.artifact_zip import ARCHIVE_MEMBER
-from riverbed.index.cold_archive import archive_path_for, encode_archive
+from riverbed.merging.cold_archive import archive_path_for, encode_archive
 from riverbed.testing.github.server import FakeGitHub
 
 OLD = "2024-01-01T00:00:00.000Z"

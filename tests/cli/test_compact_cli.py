@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from reference_js import reference_loaded_ids
 
-from riverbed.index.cold_archive import archive_path_for
+from riverbed.merging.cold_archive import archive_path_for
 from riverbed.testing.cli_run import run_riverbed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -143,7 +143,7 @@ def test_a_corrupt_archive_is_refused_and_nothing_is_written(tmp_path: Path) -> 
 
 def test_a_gzip_bomb_archive_is_refused_by_its_cap(tmp_path: Path) -> None:
     from riverbed.errors import CorruptIndexError
-    from riverbed.index.cold_archive import decode_archive
+    from riverbed.merging.cold_archive import decode_archive
 
     bomb = gzip.compress(b" " * 5_000_000)
     with pytest.raises(CorruptIndexError, match="cap"):

@@ -104,11 +104,19 @@ def _where(imp: Import) -> str:
 
 def index_violations(root: Path) -> list[str]:
     """index/ imports nothing else of riverbed but `errors` and `text`."""
-    allowed = {"index", "errors", "text"}
+    return _layer_violations(root, "index", {"index", "errors", "text"})
+
+
+def merging_violations(root: Path) -> list[str]:
+    """merging/ (combining indexes) imports nothing of riverbed but the store below it."""
+    return _layer_violations(root, "merging", {"merging", "index", "errors", "text"})
+
+
+def _layer_violations(root: Path, package: str, allowed: set[str]) -> list[str]:
     return [
         _where(imp)
         for imp in imports(root)
-        if _own(imp) and package_of(imp.source) == "index"
+        if _own(imp) and package_of(imp.source) == package
         if not imp.target or package_of(imp.target) not in allowed
     ]
 

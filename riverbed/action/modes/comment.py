@@ -49,11 +49,11 @@ from riverbed.comments.replies import (
 from riverbed.errors import ActionConfigError, GitHubError, UsageError
 from riverbed.github import conversation
 from riverbed.github.pulls import list_pull_files
-from riverbed.index.merge import merge_indexes
 from riverbed.index.model import Index
 from riverbed.index.storage import locked, read_index, update_index, write_index_atomic
 from riverbed.memory.record_identity import record_identity
 from riverbed.memory.select import load_review_memory
+from riverbed.merging.merge import merge_indexes
 from riverbed.pr_review.markers import parse_finding_marker
 from riverbed.text import inline
 

@@ -16,7 +16,7 @@ from riverbed.action.modes import FunctionMode, Mode
 from riverbed.action.reactions_job import reactions_step, reactions_wanted
 from riverbed.action.summary import render_summary
 from riverbed.errors import ActionConfigError
-from riverbed.index.compaction import MAX_ARCHIVE_AFTER_DAYS
+from riverbed.merging.compaction import MAX_ARCHIVE_AFTER_DAYS
 
 
 def archive_after_days(context: ActionContext) -> int:

@@ -250,8 +250,8 @@ def deposit_tool(
 
 def status_tool(settings: ServerSettings, *, now: datetime) -> dict[str, Any]:
     """The orientation data `riverbed status --json` prints."""
-    from riverbed.index.cold_archive import archived_count
     from riverbed.memory.status import status_data
+    from riverbed.merging.cold_archive import archived_count
 
     index, warnings = _load(settings)
     data = status_data(index, now, path=str(settings.index_path))

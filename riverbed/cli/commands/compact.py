@@ -12,7 +12,7 @@ from riverbed.text import plural
 
 def _days(value: str) -> int:
     """argparse type for `--archive-after-days`: a whole number of days in the accepted range."""
-    from riverbed.index.compaction import MAX_ARCHIVE_AFTER_DAYS
+    from riverbed.merging.compaction import MAX_ARCHIVE_AFTER_DAYS
 
     try:
         days = int(value)
@@ -24,7 +24,7 @@ def _days(value: str) -> int:
 
 
 def _cmd_compact(args: argparse.Namespace, context: Context) -> int:
-    from riverbed.index.cold_archive import archive_path_for, compact_index
+    from riverbed.merging.cold_archive import archive_path_for, compact_index
 
     now = parse_now(args.now)
     report = compact_index(

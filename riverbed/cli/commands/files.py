@@ -89,8 +89,8 @@ def _cmd_validate(args: argparse.Namespace, context: Context) -> int:
 
 
 def _cmd_merge(args: argparse.Namespace, context: Context) -> int:
-    from riverbed.index.merge import merge_indexes
     from riverbed.index.storage import read_index, replace_index
+    from riverbed.merging.merge import merge_indexes
 
     for name in (args.a, args.b):
         # A missing index is normally an empty one; a merge input named by hand is a typo.

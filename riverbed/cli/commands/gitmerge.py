@@ -135,8 +135,8 @@ def _say_unresolved(context: Context, name: str, result: Any) -> None:
 def _cmd_merge_driver(args: argparse.Namespace, context: Context) -> int:
     from riverbed.index.atomic_write import write_bytes_atomic
     from riverbed.index.jsonbytes import dumps_js
-    from riverbed.index.merge import merge_three
     from riverbed.index.write_checks import check_written
+    from riverbed.merging.merge import merge_three
 
     name = args.path or "the index"
     ours_path = Path(args.ours)
@@ -230,9 +230,9 @@ def _sides(path: Path) -> tuple[bytes, bytes, bytes, str] | None:
 
 
 def _cmd_resolve(args: argparse.Namespace, context: Context) -> int:
-    from riverbed.index.merge import merge_three
     from riverbed.index.storage import locked, write_index_atomic
     from riverbed.index.write_checks import check_written
+    from riverbed.merging.merge import merge_three
 
     path = Path(args.path) if args.path else context.index_path
     found = _sides(path)

@@ -113,8 +113,8 @@ def render_status(data: dict[str, Any]) -> str:
 def _cmd_status(args: argparse.Namespace, context: Context) -> int:
     from riverbed.cli.commands.store import load, parse_now
     from riverbed.errors import UsageError
-    from riverbed.index.cold_archive import archived_count
     from riverbed.memory.status import status_data
+    from riverbed.merging.cold_archive import archived_count
 
     if not context.index_path.exists():
         raise UsageError(no_index_message(context.index_path))

@@ -54,8 +54,8 @@ def load(context: Context, *, include_archive: bool = False) -> Index:
     index = load_memory(context.index_path, on_warning=context.warn)
     if not include_archive:
         return index
-    from riverbed.index.cold_archive import archive_path_for, read_archive
-    from riverbed.index.compaction import with_archive
+    from riverbed.merging.cold_archive import archive_path_for, read_archive
+    from riverbed.merging.compaction import with_archive
 
     return with_archive(index, read_archive(archive_path_for(context.index_path)))
 
@@ -216,7 +216,7 @@ def _find(index: Index, entry_id: str) -> Entry:
 def _find_anywhere(index: Index, entry_id: str, context: Context) -> tuple[Entry, str]:
     """The entry in the live index, else in its cold archive (and which of the two)."""
     from riverbed.errors import EntryNotFoundError
-    from riverbed.index.cold_archive import archive_path_for, read_archive
+    from riverbed.merging.cold_archive import archive_path_for, read_archive
 
     try:
         return _find(index, entry_id), "live index"

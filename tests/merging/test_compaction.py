@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from riverbed.errors import UsageError
-from riverbed.index.compaction import check_days, compact, settled_at, split_settled, with_archive
 from riverbed.index.dates import format_timestamp
 from riverbed.index.model import empty_index
+from riverbed.merging.compaction import check_days, compact, settled_at, split_settled, with_archive
 
 NOW = datetime(2027, 6, 1, tzinfo=UTC)
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from riverbed.index.conflict_markers import marker_line, split_sides
-from riverbed.index.merge import merge_indexes, merge_three
+from riverbed.merging.merge import merge_indexes, merge_three
 from tests.support.review_helpers import make_entry
 
 

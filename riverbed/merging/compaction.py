@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 from riverbed.errors import UsageError
 from riverbed.index.dates import effective_expiry, format_timestamp, instant_or_none
 from riverbed.index.effective import revoked_suppression_id
-from riverbed.index.merge import merge_indexes
 from riverbed.index.model import INDEX_VERSION, Entry, Index, entry_status, metadata
+from riverbed.merging.merge import merge_indexes
 
 #: The default age (days since an entry settled) after which it moves to the cold archive.
 DEFAULT_ARCHIVE_AFTER_DAYS = 180

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from riverbed.errors import CorruptIndexError, UsageError
 from riverbed.index.atomic_write import write_bytes_atomic
-from riverbed.index.compaction import CompactReport, compact, with_archive
 from riverbed.index.jsonbytes import dumps_js
 from riverbed.index.model import Index, empty_index
 from riverbed.index.storage import parse_index_bytes, read_index, update_index
+from riverbed.merging.compaction import CompactReport, compact, with_archive
 
 #: The archive's name beside an index named `index.json`: `index.archive.json.gz`.
 ARCHIVE_SUFFIX = ".archive.json.gz"

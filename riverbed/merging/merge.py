@@ -16,7 +16,6 @@ from typing import Any
 import orjson
 
 from riverbed.index.dates import instant_or_none
-from riverbed.index.merge_reach import body_width, compare_bodies
 from riverbed.index.model import (
     INDEX_VERSION,
     LIFECYCLE_CONTEXT_KEYS,
@@ -27,6 +26,7 @@ from riverbed.index.model import (
     entry_status,
     metadata,
 )
+from riverbed.merging.merge_reach import body_width, compare_bodies
 
 _EPOCH = datetime.min.replace(tzinfo=UTC)
 

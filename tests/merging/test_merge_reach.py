@@ -7,9 +7,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from riverbed.index.merge import merge_indexes, merge_three, split_entry
-from riverbed.index.merge_reach import compare_bodies, suppression_reach
 from riverbed.index.schema import entry_problems
+from riverbed.merging.merge import merge_indexes, merge_three, split_entry
+from riverbed.merging.merge_reach import compare_bodies, suppression_reach
 
 GLOBS = ("src/api/*.py", "src/web/*.py", "lib/*.py", "**")
 
