@@ -104,7 +104,7 @@ def test_expiry_warnings_match_the_plain_rule(items: list[dict[str, Any]]) -> No
         {},
         optional={
             "type": st.sampled_from(["pattern", "review", None]),
-            "tags": st.lists(st.sampled_from(["retry", "db"]), max_size=2),
+            "tags": st.lists(st.sampled_from(["retry", "db", 7]), max_size=2),
             "phase": st.sampled_from(["midstream", None]),
             "text": st.sampled_from(["needle", "", None]),
             "include_inactive": st.booleans(),
