@@ -11,15 +11,13 @@ half of either. The old bytes are not validated here: every read validates the w
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
-import ctypes
 import errno
 import functools
 import os
 import stat
 import sys
-import tempfile
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -141,18 +139,24 @@ def _write(
         if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
             raise _Dropped  # another program wrote it meanwhile, without the lock
 
+    def copy() -> None:
+        try:
+            _copy_synced(fd, out, offset, new_tail)
+        except BaseException as exc:  # raised below, in the caller's thread
+            failed.append(exc)
+
     temp = None
+    failed: list[BaseException] = []
     try:
-        out, temp = tempfile.mkstemp(
-            dir=path.parent, prefix=atomic_write.temp_prefix(path), suffix=".tmp"
-        )
-        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-            copied = pool.submit(_copy_synced, fd, out, offset, new_tail)
-            try:
-                scan()
-            finally:
-                concurrent.futures.wait([copied])
-            copied.result()
+        out, temp = atomic_write.create_temp(path)
+        worker = threading.Thread(target=copy, name="riverbed-tail-copy", daemon=True)
+        worker.start()
+        try:
+            scan()
+        finally:
+            worker.join()
+        if failed:
+            raise failed[0]
         os.chmod(temp, before.st_mode & 0o777)
         atomic_write.replace_file(temp, path)
         temp = None
@@ -204,7 +208,7 @@ def _scan(fd: int, size: int, spellings: list[bytes]) -> bool:
         end = room + count
         if any(buffer.find(spelling, start, end) != -1 for spelling in spellings):
             return True
-        carried = bytes(view[end - room + 1 : end])
+        carried = bytes(view[max(start, end - room + 1) : end])  # read bytes only
         done += count
     return False
 
@@ -241,6 +245,8 @@ def _sync_file_range() -> Any:
     # The standard library has no binding for it; libc's, looked up once, on first use.
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # 1 ms of imports, paid in the copying thread while the scan runs
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         call = libc.sync_file_range

@@ -160,3 +160,33 @@ def test_an_append_by_the_tail_after_an_edit_leaves_the_edit_named(index_path: P
         load_memory(index_path)
     with pytest.raises(CorruptIndexError, match=r"\$\.entries\[0\]"):
         expire_entries(index_path, now=support.FIXED_NOW)
+
+
+@settings(max_examples=support.scale(200, 2000), deadline=None)
+@given(
+    st.binary(max_size=300),
+    st.lists(st.binary(min_size=1, max_size=9), min_size=1, max_size=4),
+    st.integers(1, 16),
+    st.integers(0, 300),
+)
+def test_the_id_search_finds_a_spelling_wherever_chunks_cut_it(
+    tmp_path_factory: pytest.TempPathFactory,
+    data: bytes,
+    spellings: list[bytes],
+    chunk: int,
+    at: int,
+) -> None:
+    # Chunks of a few bytes: a spelling planted at any offset straddles a boundary somewhere;
+    # the search says exactly whether any spelling occurs, as `in` does.
+    planted = data[:at] + spellings[-1] + data[at:]
+    path = tmp_path_factory.mktemp("scan") / "bytes"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tail_append, "_CHUNK", chunk)
+        for content in (data, planted):
+            path.write_bytes(content)
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                found = tail_append._scan(fd, len(content), spellings)
+            finally:
+                os.close(fd)
+            assert found == any(spelling in content for spelling in spellings)
