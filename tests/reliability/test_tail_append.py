@@ -7,7 +7,7 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -190,3 +190,43 @@ def test_the_id_search_finds_a_spelling_wherever_chunks_cut_it(
             finally:
                 os.close(fd)
             assert found == any(spelling in content for spelling in spellings)
+
+
+def _open_files() -> set[str]:
+    """What this process has open (Linux: where the tail append runs)."""
+    names = set()
+    for fd in os.listdir("/proc/self/fd"):
+        with suppress(FileNotFoundError):  # the listing's own descriptor, closed by now
+            names.add(os.readlink(f"/proc/self/fd/{fd}"))
+    return names
+
+
+@pytest.mark.parametrize("threads", [True, False])
+def test_the_replaced_file_is_closed_off_the_callers_path_or_on_it(
+    index_path: Path, monkeypatch: pytest.MonkeyPatch, threads: bool
+) -> None:
+    # The old file's descriptor is closed by a daemon thread (its blocks are freed meanwhile),
+    # or by the caller when no thread can be started; either way nothing stays open.
+    import threading
+
+    index_path.write_bytes(written("c-0", "c-1"))
+    real_start = threading.Thread.start
+    started: list[threading.Thread] = []
+
+    def start(thread: threading.Thread) -> None:
+        if thread.name == "riverbed-release" and not threads:
+            raise RuntimeError("can't start new thread")
+        started.append(thread)
+        real_start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    with tail_appends() as took:
+        append_entry(index_path, entry("c-2"))
+    assert took == [True]
+    releases = [thread for thread in started if thread.name == "riverbed-release"]
+    assert len(releases) == (1 if threads else 0)
+    for thread in releases:
+        assert thread.daemon
+        thread.join(5)
+    assert f"{index_path} (deleted)" not in _open_files()
+    assert index_path.read_bytes() == written("c-0", "c-1", "c-2")
