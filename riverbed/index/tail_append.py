@@ -163,6 +163,7 @@ def _write(
         worker = threading.Thread(target=copy, name="riverbed-tail-copy", daemon=True)
         worker.start()
         try:
+            _sync_file_range()  # its imports, here while the worker copies the first piece
             scan()
         finally:
             worker.join()
@@ -256,7 +257,7 @@ def _sync_file_range() -> Any:
     # The standard library has no binding for it; libc's, looked up once, on first use.
     if not sys.platform.startswith("linux"):
         return None
-    import ctypes  # 1 ms of imports, paid in the copying thread while the scan runs
+    import ctypes  # 1 ms of imports, paid while the file is being copied (see `_write`)
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)
