@@ -98,12 +98,7 @@ def append(path: Path, entries: Sequence[Entry]) -> bool:
         new_tail = b",\n" + entries_block(list(entries)) + closing
         searched = [s for s in spellings if s is not None]
         replaced = _write(
-            path,
-            fd,
-            before=before,
-            spellings=searched,
-            new_tail=new_tail,
-            closing=len(closing),
+            path, fd, before=before, spellings=searched, new_tail=new_tail, closing=len(closing)
         )
         return replaced
     finally:
@@ -161,7 +156,11 @@ def _write(
     try:
         out, temp = atomic_write.create_temp(path)
         worker = threading.Thread(target=copy, name="riverbed-tail-copy", daemon=True)
-        worker.start()
+        try:
+            worker.start()
+        except RuntimeError:  # no thread to be had (the process is at its limit)
+            os.close(out)
+            raise OSError(errno.EAGAIN, "no thread could be started; retry") from None
         try:
             _sync_file_range()  # its imports, here while the worker copies the first piece
             scan()

@@ -230,3 +230,25 @@ def test_the_replaced_file_is_closed_off_the_callers_path_or_on_it(
         thread.join(5)
     assert f"{index_path} (deleted)" not in _open_files()
     assert index_path.read_bytes() == written("c-0", "c-1", "c-2")
+
+
+def test_no_thread_for_the_copy_is_a_write_error_and_nothing_changes(
+    index_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    index_path.write_bytes(written("t-0", "t-1"))
+    real_start = threading.Thread.start
+
+    def start(thread: threading.Thread) -> None:
+        if thread.name == "riverbed-tail-copy":
+            raise RuntimeError("can't start new thread")
+        real_start(thread)
+
+    before_files = _open_files()
+    monkeypatch.setattr(threading.Thread, "start", start)
+    with pytest.raises(StoreWriteError, match=r"index.json: could not write the index: no thread"):
+        append_entry(index_path, entry("t-2"))
+    assert index_path.read_bytes() == written("t-0", "t-1")
+    assert sorted(p.name for p in index_path.parent.iterdir()) == [".index.json.lock", "index.json"]
+    assert _open_files() <= before_files
