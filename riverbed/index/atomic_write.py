@@ -25,19 +25,15 @@ def temp_prefix(path: Path) -> str:
     return f".{path.name}."
 
 
-#: How `tempfile.mkstemp` opens its file: created here or not at all, never through a link.
-_TEMP_FLAGS = (
-    os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-)
-
-
 def create_temp(path: Path) -> tuple[int, str]:
     """A new empty file beside `path`, mode 0600, named `temp_prefix` + 12 random hex + `.tmp`,
     and its absolute name: `tempfile.mkstemp` without its 2 ms of imports (and a longer name)."""
+    # mkstemp's flags: the file is created here or not at all, never through a link.
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     for _ in range(100):  # another name when one is taken, as mkstemp does
         name = os.path.abspath(path.parent / f"{temp_prefix(path)}{os.urandom(6).hex()}.tmp")
         try:
-            return os.open(name, _TEMP_FLAGS, 0o600), name
+            return os.open(name, flags | getattr(os, "O_BINARY", 0), 0o600), name
         except FileExistsError:
             continue
     raise FileExistsError(errno.EEXIST, "no unused temp file name", str(path.parent))

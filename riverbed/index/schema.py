@@ -22,9 +22,8 @@ _FORMATS = {"date-time": is_valid_date_time, "date": is_valid_full_date}
 @functools.cache
 def load_schema(name: str) -> dict[str, Any]:
     """One shipped schema as a dict, read from the installed package."""
-    # The wheel and an editable install both put `schemas/` beside this package's files:
-    # read there directly (importlib.resources costs about 5 ms of imports, tempfile,
-    # shutil, zipfile and the compressors); a package imported from a zip has no such file.
+    # Wheels and editable installs put `schemas/` beside this package (importlib.resources
+    # costs 5 ms of imports: tempfile, zipfile, ...); a package imported from a zip does not.
     try:
         data = (Path(__file__).parents[1] / "schemas" / name).read_bytes()
     except OSError:
