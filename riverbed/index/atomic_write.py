@@ -26,9 +26,9 @@ def temp_prefix(path: Path) -> str:
 
 
 def create_temp(path: Path) -> tuple[int, str]:
-    """A new empty file beside `path`, mode 0600, named `temp_prefix` + 12 random hex + `.tmp`,
-    and its absolute name: `tempfile.mkstemp` without its 2 ms of imports (and a longer name)."""
-    # mkstemp's flags: the file is created here or not at all, never through a link.
+    """A new empty file beside `path` (`temp_prefix` + 12 random hex + `.tmp`, mode 0600)."""
+    # tempfile.mkstemp's flags (created here or not at all, never through a link), without
+    # its 2 ms of imports; the absolute name is returned, as mkstemp does.
     flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     for _ in range(100):  # another name when one is taken, as mkstemp does
         name = os.path.abspath(path.parent / f"{temp_prefix(path)}{os.urandom(6).hex()}.tmp")

@@ -103,8 +103,8 @@ _JSON_ANCHORS = re.compile(_anchor_pattern().encode())
 
 @functools.cache
 def _compiled() -> tuple[re.Pattern[str], tuple[tuple[str, re.Pattern[str]], ...]]:
-    """The anchors over text and the shapes, compiled on first use (about 2 ms a write whose
-    JSON text holds no anchor, see `json_may_hold_secret`, never pays)."""
+    """The anchors over text and the shapes, compiled on first use."""
+    # About 2 ms that a write whose JSON text holds no anchor (`json_may_hold_secret`) saves.
     return re.compile(_anchor_pattern()), tuple((k, re.compile(s)) for k, _, s in _PATTERNS)
 
 

@@ -145,17 +145,12 @@ def _write(
         if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
             raise _Dropped  # another program wrote it meanwhile, without the lock
 
-    def copy() -> None:
-        try:
-            _copy_synced(fd, out, offset, new_tail)
-        except BaseException as exc:  # raised below, in the caller's thread
-            failed.append(exc)
-
     temp = None
     failed: list[BaseException] = []
     try:
         out, temp = atomic_write.create_temp(path)
-        worker = threading.Thread(target=copy, name="riverbed-tail-copy", daemon=True)
+        job = (fd, out, offset, new_tail, failed)
+        worker = threading.Thread(target=_copy_synced, args=job, name="riverbed-tail-copy")
         try:
             worker.start()
         except RuntimeError:  # no thread to be had (the process is at its limit)
@@ -183,8 +178,11 @@ def _write(
     return True
 
 
-def _copy_synced(source: int, out: int, length: int, tail: bytes) -> None:
-    """The first `length` bytes of `source`, then `tail`, into `out`, synced and closed."""
+def _copy_synced(
+    source: int, out: int, length: int, tail: bytes, failed: list[BaseException]
+) -> None:
+    """The first `length` bytes of `source`, then `tail`, into `out`, synced and closed; what
+    goes wrong is put in `failed`, for the caller's thread to raise."""
     try:
         done = 0
         while done < length:
@@ -200,6 +198,8 @@ def _copy_synced(source: int, out: int, length: int, tail: bytes) -> None:
         if os.pwrite(out, tail, length) != len(tail):
             raise OSError(28, "No space left on device")  # a short write: the disk filled up
         os.fsync(out)
+    except BaseException as exc:  # this runs in a thread of its own
+        failed.append(exc)
     finally:
         os.close(out)
 
