@@ -44,10 +44,6 @@ _CHUNK = 1 << 20
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
-class _Dropped(Exception):
-    """The scan found a reason to take the full path: the temp file is not installed."""
-
-
 def entries_block(entries: list[Entry]) -> bytes:
     """Each of `entries` (at least one) as it appears inside the entries array (indented 4),
     joined by `,\n`, serialized at once."""
@@ -135,16 +131,9 @@ def _write(
     new_tail: bytes,
     closing: int,
 ) -> bool:
-    """Copy the old bytes and write the new tail to a temp file while the scan checks them."""
+    """Copy the old bytes and write the new tail to a temp file while the scan checks them;
+    False (the temp file removed, nothing installed): use the full path."""
     offset = before.st_size - closing
-
-    def scan() -> None:
-        if _scan(fd, before.st_size, spellings):
-            raise _Dropped
-        after = os.fstat(fd)
-        if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
-            raise _Dropped  # another program wrote it meanwhile, without the lock
-
     temp = None
     failed: list[BaseException] = []
     try:
@@ -158,17 +147,18 @@ def _write(
             raise OSError(errno.EAGAIN, "no thread could be started; retry") from None
         try:
             _sync_file_range()  # its imports, here while the worker copies the first piece
-            scan()
+            found = _scan(fd, before.st_size, spellings)
         finally:
             worker.join()
+        after = os.fstat(fd)
+        if found or (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
+            return False  # an id is spelled in it, or another program wrote it without the lock
         if failed:
             raise failed[0]
         os.chmod(temp, before.st_mode & 0o777)
         atomic_write.replace_file(temp, path)
         temp = None
         atomic_write.fsync_directory(path.parent)
-    except _Dropped:
-        return False
     except OSError as exc:
         raise StoreWriteError(atomic_write.write_failure(path, exc, "the index")) from None
     finally:

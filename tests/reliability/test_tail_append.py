@@ -252,3 +252,24 @@ def test_no_thread_for_the_copy_is_a_write_error_and_nothing_changes(
     assert index_path.read_bytes() == written("t-0", "t-1")
     assert sorted(p.name for p in index_path.parent.iterdir()) == [".index.json.lock", "index.json"]
     assert _open_files() <= before_files
+
+
+def test_a_file_written_during_the_search_is_left_to_the_full_path(
+    index_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another program (not holding the lock) rewrites the file while the ids are searched: the
+    # copy is of bytes that are no longer the file's, so nothing is installed from it.
+    index_path.write_bytes(written("w-0", "w-1"))
+    real_scan = tail_append._scan
+
+    def scan_while_written(*args: Any) -> bool:
+        found = real_scan(*args)
+        index_path.write_bytes(written("w-0", "w-1", "w-other"))
+        return found
+
+    monkeypatch.setattr(tail_append, "_scan", scan_while_written)
+    with tail_appends() as took:
+        append_entry(index_path, entry("w-2"))
+    assert took == [False]
+    assert index_path.read_bytes() == written("w-0", "w-1", "w-other", "w-2")
+    assert sorted(p.name for p in index_path.parent.iterdir()) == [".index.json.lock", "index.json"]
