@@ -137,7 +137,7 @@ def _write(
     temp = None
     failed: list[BaseException] = []
     try:
-        out, temp = atomic_write.create_temp(path)
+        out, temp = atomic_write._new_temp(path)  # as every write of the index makes one
         job = (fd, out, offset, new_tail, failed)
         worker = threading.Thread(target=_copy_synced, args=job, name="riverbed-tail-copy")
         try:

@@ -65,15 +65,15 @@ def test_without_writev_each_piece_is_written_in_turn(
 
 def test_a_temp_file_is_new_private_and_named_for_the_stale_temp_sweep(tmp_path: Path) -> None:
     target = tmp_path / "index.json"
-    fd, name = atomic_write.create_temp(target)
+    fd, name = atomic_write._new_temp(target)
     os.close(fd)
     made = Path(name)
-    assert made.parent == tmp_path and made.is_absolute()
+    assert made.parent == tmp_path
     # `.index.json.` + 12 hex + `.tmp`: what the lock holder's sweep (`prefix*.tmp`) removes.
     middle = made.name.removeprefix(atomic_write.temp_prefix(target)).removesuffix(".tmp")
     assert len(middle) == 12 and int(middle, 16) >= 0
     assert made.stat().st_mode & 0o777 == 0o600 and made.stat().st_size == 0
-    assert atomic_write.create_temp(target)[1] != name
+    assert atomic_write._new_temp(target)[1] != name
 
 
 def test_a_taken_temp_name_is_never_opened_another_is_drawn(
