@@ -61,3 +61,47 @@ def test_without_writev_each_piece_is_written_in_turn(
     pieces: list[bytes | memoryview] = [b"a" * 5000, memoryview(b"-middle-")[1:7], b"", b"z"]
     atomic_write.write_pieces_atomic(tmp_path / "out", pieces)
     assert (tmp_path / "out").read_bytes() == b"a" * 5000 + b"middle" + b"z"
+
+
+def test_a_temp_file_is_new_private_and_named_for_the_stale_temp_sweep(tmp_path: Path) -> None:
+    target = tmp_path / "index.json"
+    fd, name = atomic_write._new_temp(target)
+    os.close(fd)
+    made = Path(name)
+    assert made.parent == tmp_path
+    # `.index.json.` + 12 hex + `.tmp`: what the lock holder's sweep (`prefix*.tmp`) removes.
+    middle = made.name.removeprefix(atomic_write.temp_prefix(target)).removesuffix(".tmp")
+    assert len(middle) == 12 and int(middle, 16) >= 0
+    assert made.stat().st_mode & 0o777 == 0o600 and made.stat().st_size == 0
+    assert atomic_write._new_temp(target)[1] != name
+
+
+def test_a_taken_temp_name_is_never_opened_another_is_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Names already there (a file of the user's, a symlink planted by a checkout) are left
+    # alone: the file is created or not at all (O_EXCL), never through a link.
+    target = tmp_path / "index.json"
+    outside = tmp_path / "outside"
+    outside.write_bytes(b"mine")
+    draws = iter([b"\x00" * 6, b"\x01" * 6, b"\x02" * 6])
+    monkeypatch.setattr(os, "urandom", lambda _n: next(draws))
+    planted = tmp_path / ".index.json.000000000000.tmp"
+    planted.symlink_to(outside)
+    (tmp_path / ".index.json.010101010101.tmp").write_bytes(b"taken")
+    atomic_write.write_bytes_atomic(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert outside.read_bytes() == b"mine" and planted.is_symlink()
+    assert (tmp_path / ".index.json.010101010101.tmp").read_bytes() == b"taken"
+
+
+def test_no_free_temp_name_is_a_one_line_write_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "index.json"
+    target.write_bytes(b"old")
+    monkeypatch.setattr(os, "urandom", lambda n: b"\x07" * n)
+    (tmp_path / ".index.json.070707070707.tmp").write_bytes(b"")
+    with pytest.raises(StoreWriteError, match=r"index.json: could not write the file: .*temp"):
+        atomic_write.write_bytes_atomic(target, b"new")
+    assert target.read_bytes() == b"old"

@@ -268,3 +268,19 @@ def test_validate_index_lists_every_problem(make_entry: MakeEntry) -> None:
     assert "duplicate id 'a'" in text
     assert "entries[3]" in text
     assert validate_index({"version": "1", "entries": []}) == []
+
+
+def test_append_validates_a_suppression_context_whatever_else_the_batch_holds(
+    index_path: Path, make_entry: MakeEntry
+) -> None:
+    # The context schema is applied only when the batch holds a suppression: one with a
+    # wrong context, or none, is refused alone and beside a plain entry; the plain one passes.
+    plain = make_entry("p1")
+    wrong = make_entry("s1", type="suppression", context={"active": "yes"})
+    bare = make_entry("s2", type="suppression")
+    for batch, refused in (([wrong], "s1"), ([plain, wrong], "s1"), ([bare, plain], "s2")):
+        with pytest.raises(InvalidEntryError, match=rf"entry '{refused}' is not valid: context"):
+            append_entries(index_path, batch)
+    assert not index_path.exists()
+    append_entries(index_path, [plain])
+    assert [entry["id"] for entry in load_memory(index_path)["entries"]] == ["p1"]

@@ -217,7 +217,7 @@ OLD_ANCHORS = re.compile(
 def old_secret_kind(text: str) -> str | None:
     if not OLD_ANCHORS.search(text):
         return None
-    for kind, shape in secrets._SHAPES:
+    for kind, shape in secrets._compiled()[1]:
         if shape.search(text):
             return kind
     return None
@@ -272,7 +272,7 @@ def test_the_prefilter_never_misses_what_the_per_string_scan_finds(value: Any) -
         assert write_checks._clear([value]) is False
     assert secrets.find_secret(value) == found
     for _, text in old_strings(value, "$"):
-        assert bool(secrets._ANCHORS.search(text)) == bool(OLD_ANCHORS.search(text))
+        assert bool(secrets._compiled()[0].search(text)) == bool(OLD_ANCHORS.search(text))
         assert secrets.secret_kind(text) == old_secret_kind(text)
 
 
@@ -324,3 +324,19 @@ def test_checking_new_entries_together_refuses_as_one_by_one(
         together = outcome(lambda: write_checks.check_entries_written([(None, e) for e in entries]))
     event("refused" if together else "accepted")
     assert together == outcome(one_by_one)
+
+
+def test_a_write_without_an_anchor_compiles_no_shape_and_one_with_a_credential_is_refused() -> None:
+    # A fresh process: the shapes are compiled on the first string that holds an anchor, and
+    # refuse it as they always did (a positive control after the lazy compile).
+    probe = (
+        "from riverbed.index import secrets, write_checks as w\n"
+        "w.check_entries_written([(None, {'id': 'a', 'content': 'plain text'})])\n"
+        "print(secrets._compiled.cache_info().currsize)\n"
+        f"w.check_entries_written([(None, {{'id': 'b', 'content': {TOKENS['GitHub token']!r}}})])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.stdout.splitlines() == ["0"]
+    assert "SecretInEntryError: entry 'b': $.content looks like a GitHub token" in done.stderr

@@ -7,7 +7,7 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -160,3 +160,116 @@ def test_an_append_by_the_tail_after_an_edit_leaves_the_edit_named(index_path: P
         load_memory(index_path)
     with pytest.raises(CorruptIndexError, match=r"\$\.entries\[0\]"):
         expire_entries(index_path, now=support.FIXED_NOW)
+
+
+@settings(max_examples=support.scale(200, 2000), deadline=None)
+@given(
+    st.binary(max_size=300),
+    st.lists(st.binary(min_size=1, max_size=9), min_size=1, max_size=4),
+    st.integers(1, 16),
+    st.integers(0, 300),
+)
+def test_the_id_search_finds_a_spelling_wherever_chunks_cut_it(
+    tmp_path_factory: pytest.TempPathFactory,
+    data: bytes,
+    spellings: list[bytes],
+    chunk: int,
+    at: int,
+) -> None:
+    # Chunks of a few bytes: a spelling planted at any offset straddles a boundary somewhere;
+    # the search says exactly whether any spelling occurs, as `in` does.
+    planted = data[:at] + spellings[-1] + data[at:]
+    path = tmp_path_factory.mktemp("scan") / "bytes"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tail_append, "_CHUNK", chunk)
+        for content in (data, planted):
+            path.write_bytes(content)
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                found = tail_append._scan(fd, len(content), spellings)
+            finally:
+                os.close(fd)
+            assert found == any(spelling in content for spelling in spellings)
+
+
+def _open_files() -> set[str]:
+    """What this process has open (Linux: where the tail append runs)."""
+    names = set()
+    for fd in os.listdir("/proc/self/fd"):
+        with suppress(FileNotFoundError):  # the listing's own descriptor, closed by now
+            names.add(os.readlink(f"/proc/self/fd/{fd}"))
+    return names
+
+
+@pytest.mark.parametrize("threads", [True, False])
+def test_the_replaced_file_is_closed_off_the_callers_path_or_on_it(
+    index_path: Path, monkeypatch: pytest.MonkeyPatch, threads: bool
+) -> None:
+    # The old file's descriptor is closed by a daemon thread (its blocks are freed meanwhile),
+    # or by the caller when no thread can be started; either way nothing stays open.
+    import threading
+
+    index_path.write_bytes(written("c-0", "c-1"))
+    real_start = threading.Thread.start
+    started: list[threading.Thread] = []
+
+    def start(thread: threading.Thread) -> None:
+        if thread.name == "riverbed-release" and not threads:
+            raise RuntimeError("can't start new thread")
+        started.append(thread)
+        real_start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    with tail_appends() as took:
+        append_entry(index_path, entry("c-2"))
+    assert took == [True]
+    releases = [thread for thread in started if thread.name == "riverbed-release"]
+    assert len(releases) == (1 if threads else 0)
+    for thread in releases:
+        assert thread.daemon
+        thread.join(5)
+    assert f"{index_path} (deleted)" not in _open_files()
+    assert index_path.read_bytes() == written("c-0", "c-1", "c-2")
+
+
+def test_no_thread_for_the_copy_is_a_write_error_and_nothing_changes(
+    index_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    index_path.write_bytes(written("t-0", "t-1"))
+    real_start = threading.Thread.start
+
+    def start(thread: threading.Thread) -> None:
+        if thread.name == "riverbed-tail-copy":
+            raise RuntimeError("can't start new thread")
+        real_start(thread)
+
+    before_files = _open_files()
+    monkeypatch.setattr(threading.Thread, "start", start)
+    with pytest.raises(StoreWriteError, match=r"index.json: could not write the index: no thread"):
+        append_entry(index_path, entry("t-2"))
+    assert index_path.read_bytes() == written("t-0", "t-1")
+    assert sorted(p.name for p in index_path.parent.iterdir()) == [".index.json.lock", "index.json"]
+    assert _open_files() <= before_files
+
+
+def test_a_file_written_during_the_search_is_left_to_the_full_path(
+    index_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another program (not holding the lock) rewrites the file while the ids are searched: the
+    # copy is of bytes that are no longer the file's, so nothing is installed from it.
+    index_path.write_bytes(written("w-0", "w-1"))
+    real_scan = tail_append._scan
+
+    def scan_while_written(*args: Any) -> bool:
+        found = real_scan(*args)
+        index_path.write_bytes(written("w-0", "w-1", "w-other"))
+        return found
+
+    monkeypatch.setattr(tail_append, "_scan", scan_while_written)
+    with tail_appends() as took:
+        append_entry(index_path, entry("w-2"))
+    assert took == [False]
+    assert index_path.read_bytes() == written("w-0", "w-1", "w-other", "w-2")
+    assert sorted(p.name for p in index_path.parent.iterdir()) == [".index.json.lock", "index.json"]
