@@ -84,7 +84,6 @@ def append(path: Path, entries: Sequence[Entry]) -> bool:
         fd = os.open(path, _READ_FLAGS)
     except OSError:  # missing, unreadable, a symlink: the full path says what to do
         return False
-    replaced = False
     try:
         before = os.fstat(fd)
         closing = _closing(fd, before)
@@ -93,20 +92,10 @@ def append(path: Path, entries: Sequence[Entry]) -> bool:
         check_entries_written([(None, entry) for entry in entries])
         new_tail = b",\n" + entries_block(list(entries)) + closing
         searched = [s for s in spellings if s is not None]
-        replaced = _write(
+        return _write(
             path, fd, before=before, spellings=searched, new_tail=new_tail, closing=len(closing)
         )
-        return replaced
     finally:
-        _release(fd) if replaced else os.close(fd)
-
-
-def _release(fd: int) -> None:
-    """Close `fd`, the last reference to the file just replaced, in a daemon thread: freeing
-    its blocks takes about 15 ms at 70 MB (ext4), which the new file does not wait for."""
-    try:
-        threading.Thread(target=os.close, args=(fd,), name="riverbed-release", daemon=True).start()
-    except RuntimeError:  # no thread to be had: close it here
         os.close(fd)
 
 

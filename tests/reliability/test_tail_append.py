@@ -201,37 +201,6 @@ def _open_files() -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("threads", [True, False])
-def test_the_replaced_file_is_closed_off_the_callers_path_or_on_it(
-    index_path: Path, monkeypatch: pytest.MonkeyPatch, threads: bool
-) -> None:
-    # The old file's descriptor is closed by a daemon thread (its blocks are freed meanwhile),
-    # or by the caller when no thread can be started; either way nothing stays open.
-    import threading
-
-    index_path.write_bytes(written("c-0", "c-1"))
-    real_start = threading.Thread.start
-    started: list[threading.Thread] = []
-
-    def start(thread: threading.Thread) -> None:
-        if thread.name == "riverbed-release" and not threads:
-            raise RuntimeError("can't start new thread")
-        started.append(thread)
-        real_start(thread)
-
-    monkeypatch.setattr(threading.Thread, "start", start)
-    with tail_appends() as took:
-        append_entry(index_path, entry("c-2"))
-    assert took == [True]
-    releases = [thread for thread in started if thread.name == "riverbed-release"]
-    assert len(releases) == (1 if threads else 0)
-    for thread in releases:
-        assert thread.daemon
-        thread.join(5)
-    assert f"{index_path} (deleted)" not in _open_files()
-    assert index_path.read_bytes() == written("c-0", "c-1", "c-2")
-
-
 def test_no_thread_for_the_copy_is_a_write_error_and_nothing_changes(
     index_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
