@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 from typing import Any
 
 import orjson
@@ -44,10 +46,21 @@ def _field_names() -> frozenset[str]:
 _FIELDS: list[frozenset[str]] = []
 
 
-def _known_field(key: str) -> bool:
+def _key_kind(key: Any) -> str | None:
+    """The kind of credential a key new to its object looks like, unless it is a field name."""
+    # The schema is read only for a key shaped like a credential (an expire adds `updatedAt`
+    # to thousands of entries: no schema, no import of its reader, for that).
+    text = str(key)
+    kind = _short_kind(text) if len(text) <= 64 else secret_kind(text)
+    if kind is None:
+        return None
     if not _FIELDS:
         _FIELDS.append(_field_names())
-    return key in _FIELDS[0]
+    return None if key in _FIELDS[0] else kind
+
+
+#: What `dict.get` answers for a key the old object lacks.
+_ABSENT: Any = object()
 
 
 def _changed_secret(old: Any, new: Any) -> tuple[str, str] | None:
@@ -58,15 +71,18 @@ def _changed_secret(old: Any, new: Any) -> tuple[str, str] | None:
     if isinstance(old, dict) and isinstance(new, dict):
         for key, value in new.items():
             # Most values of a changed entry are the very objects it had: skip those inline.
-            if key in old:
-                before = old[key]
-                if before is value:
-                    continue
-                found = _changed_secret(before, value)
-            elif not _known_field(key) and (kind := secret_kind(str(key))):
-                return " (a key)", kind
-            else:
+            before = old.get(key, _ABSENT)
+            if before is value:
+                continue
+            if before is _ABSENT:
+                kind = _key_kind(key)
+                if kind:
+                    return " (a key)", kind
                 found = _scan(value)
+            elif isinstance(value, str):  # a changed leaf, the common case: no call for it
+                found = None if before == value else _scan(value)
+            else:
+                found = _changed_secret(before, value)
             if found:
                 return f".{key}{found[0]}", found[1]
         return None
@@ -144,15 +160,29 @@ def check_entries_written(pairs: list[tuple[Entry | None, Entry]]) -> None:
 def check_written(before: Index | None, after: Index) -> None:
     """Check every entry of `after` that is not, unchanged, in `before` (the one write check)."""
     previous = [] if before is None else before["entries"]
-    kept = set(map(id, previous))
+    entries = after["entries"]
+    # A change keeps positions as a rule (expire, archive, supersede): then the positions
+    # whose entry is another object are found at C speed, and each is checked against the
+    # entry it replaced (same id). Any other entry is checked unless `before` holds it.
+    same_length = len(previous) == len(entries)
+    changed = (
+        itertools.compress(range(len(entries)), map(operator.is_not, previous, entries))
+        if same_length
+        else range(len(entries))
+    )
+    kept: set[int] | None = None
     by_id: dict[Any, Entry] | None = None
     pairs: list[tuple[Entry | None, Entry]] = []
-    for position, entry in enumerate(after["entries"]):
+    for position in changed:
+        entry = entries[position]
+        old = previous[position] if position < len(previous) else None
+        if same_length and isinstance(old, dict) and old.get("id") == entry.get("id"):
+            pairs.append((old, entry))
+            continue
+        if kept is None:
+            kept = set(map(id, previous))
         if id(entry) in kept:
             continue
-        # A change keeps positions as a rule (expire, archive, supersede): the old entry is
-        # looked up by id only when the one in its place has another.
-        old = previous[position] if position < len(previous) else None
         if not isinstance(old, dict) or old.get("id") != entry.get("id"):
             if by_id is None:
                 by_id = {e.get("id"): e for e in previous if isinstance(e, dict)}
