@@ -7,7 +7,6 @@ from datetime import datetime
 
 from riverbed.errors import EntryNotFoundError, InvalidExpiresAt, InvalidTransitionError
 from riverbed.index.dates import (
-    effective_expiry,
     format_timestamp,
     parse_expires_at,
     unparseable_expiry_warning,
@@ -132,11 +131,18 @@ def expire(index: Index, now: datetime) -> tuple[Index, ExpireReport]:
     # repeats the same few): None for one that does not parse.
     verdicts: dict[str, bool | None] = {}
     for position, entry in enumerate(entries):
-        status = entry.get("status")
-        if isinstance(status, str) and status != "active":  # `entry_status`, inlined
-            continue
-        value = effective_expiry(entry)
+        # `effective_expiry` and `entry_status`, inlined: one pass over thousands of entries,
+        # most of which carry no expiry at all.
+        value = entry.get("expiresAt")
         if value is None:
+            ctx = entry.get("context")
+            if ctx is None:
+                continue
+            value = ctx.get("expiresAt") if isinstance(ctx, dict) else None
+        if not isinstance(value, str):
+            continue
+        status = entry.get("status")
+        if isinstance(status, str) and status != "active":
             continue
         if value in verdicts:
             expired = verdicts[value]
@@ -148,7 +154,13 @@ def expire(index: Index, now: datetime) -> tuple[Index, ExpireReport]:
             continue
         if new_entries is None:
             new_entries = list(entries)
-        new_entries[position] = _stamped(entry, stamp, "archived")
+        meta = entry.get("metadata")
+        # `_stamped(entry, stamp, "archived")`, inlined (the same keys in the same order).
+        new_entries[position] = {
+            **entry,
+            "status": "archived",
+            "metadata": {**(meta if isinstance(meta, dict) else {}), "updatedAt": stamp},
+        }
         archived.append(str(entry.get("id")))
         titles.append(entry_title(entry))
     report = ExpireReport(tuple(archived), tuple(titles), tuple(warnings))
