@@ -14,6 +14,7 @@ from io import FileIO
 from pathlib import Path
 from typing import Any
 
+from riverbed.index.collector import collector_paused
 from riverbed.index.held_lock import (
     DEFAULT_LOCK_TIMEOUT,
     LOCK_TIMEOUT_VARIABLE,
@@ -69,16 +70,19 @@ def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]])
     This is the one update path: the file is read as a load reads it, and every entry a
     change adds or alters is checked (nesting depth, secrets) before the file is replaced.
     """
-    from riverbed.index.atomic_write import write_bytes_atomic, write_pieces_atomic
-    from riverbed.index.entry_splice import spliced  # the write side: see above
+    from riverbed.index import atomic_write  # the write side: see above
+    from riverbed.index.entry_splice import spliced
     from riverbed.index.write_checks import check_written
 
-    with locked(path):
+    # Nothing the change allocates holds a cycle: the collector's passes over thousands of
+    # new entries would find nothing (see `collector`).
+    with locked(path), collector_paused():
         file: FileIO | None
         try:
             file = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)
         except OSError:  # missing, a directory, unreadable: the whole read says what to do
             file = None
+        staged = None
         try:
             stamp = None if file is None else os.fstat(file.fileno())  # an open file's
             found = None if file is None else read_open(file)
@@ -86,20 +90,35 @@ def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]])
             new_index, changed, result = change(index)
             if not changed:
                 return result
-            check_written(index, new_index)
+            positions = check_written(index, new_index)
             # Entries replaced in place (expire, archive, supersede) are rewritten alone in
-            # the bytes just validated; the file is closed before it is replaced (Windows).
-            pieces = None
+            # the bytes just validated, staged while the file is open; it is closed before
+            # it is replaced (Windows).
             if file is not None and stamp is not None and found is not None:
-                pieces = spliced(file, stamp, index, new_index)
+                with spliced(file, stamp, index, new_index, positions) as pieces:
+                    if pieces is not None:
+                        staged = atomic_write.stage_pieces(path, pieces, what="the index")
+                if staged is not None and _moved(file, stamp):  # rewritten meanwhile
+                    atomic_write.discard_staged(staged)
+                    staged = None
+        except BaseException:
+            if staged is not None:
+                atomic_write.discard_staged(staged)
+            raise
         finally:
             if file is not None:
                 file.close()
-        if pieces is None:
-            write_bytes_atomic(path, dumps_js(new_index), what="the index")
+        if staged is None:
+            atomic_write.write_bytes_atomic(path, dumps_js(new_index), what="the index")
         else:
-            write_pieces_atomic(path, pieces, what="the index")
+            atomic_write.commit_staged(staged, path, what="the index")
         return result
+
+
+def _moved(file: FileIO, stamp: os.stat_result) -> bool:
+    """Whether the open file's size or modification time differs from `stamp`."""
+    now = os.fstat(file.fileno())
+    return (now.st_size, now.st_mtime_ns) != (stamp.st_size, stamp.st_mtime_ns)
 
 
 def replace_index(path: Path, index: Index) -> None:

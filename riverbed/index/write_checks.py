@@ -157,23 +157,27 @@ def check_entries_written(pairs: list[tuple[Entry | None, Entry]]) -> None:
         check_entry_written(old, new)
 
 
-def check_written(before: Index | None, after: Index) -> None:
-    """Check every entry of `after` that is not, unchanged, in `before` (the one write check)."""
+def check_written(before: Index | None, after: Index) -> list[int] | None:
+    """Check every entry of `after` that is not, unchanged, in `before` (the one write check).
+
+    Returns the positions whose entry is another object when the count is kept (a splice
+    rewrites just those, see `entry_splice`), else None.
+    """
     previous = [] if before is None else before["entries"]
     entries = after["entries"]
     # A change keeps positions as a rule (expire, archive, supersede): then the positions
     # whose entry is another object are found at C speed, and each is checked against the
     # entry it replaced (same id). Any other entry is checked unless `before` holds it.
     same_length = len(previous) == len(entries)
-    changed = (
-        itertools.compress(range(len(entries)), map(operator.is_not, previous, entries))
+    replaced = (
+        list(itertools.compress(range(len(entries)), map(operator.is_not, previous, entries)))
         if same_length
-        else range(len(entries))
+        else None
     )
     kept: set[int] | None = None
     by_id: dict[Any, Entry] | None = None
     pairs: list[tuple[Entry | None, Entry]] = []
-    for position in changed:
+    for position in range(len(entries)) if replaced is None else replaced:
         entry = entries[position]
         old = previous[position] if position < len(previous) else None
         if same_length and isinstance(old, dict) and old.get("id") == entry.get("id"):
@@ -190,3 +194,4 @@ def check_written(before: Index | None, after: Index) -> None:
         pairs.append((old, entry))
     if pairs:
         check_entries_written(pairs)
+    return replaced
