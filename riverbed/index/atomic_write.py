@@ -97,28 +97,18 @@ def discard_staged(temp_name: str) -> None:
         os.unlink(temp_name)
 
 
-#: How a temp file is opened: created here and now, never through a link, binary, not
-#: inherited by child processes (as `tempfile.mkstemp` opens it; that module's import cost
-#: every fresh write process about 3 ms).
-_TEMP_FLAGS = (
-    os.O_WRONLY
-    | os.O_CREAT
-    | os.O_EXCL
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_BINARY", 0)
-    | getattr(os, "O_NOINHERIT", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
+#: A temp file is opened as `tempfile.mkstemp` opens one (whose import costs a fresh process
+#: 3 ms): created now, never through a link, binary (`os.open` makes it non-inheritable).
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+_TEMP_FLAGS |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)  # where they exist
 
 
 def _new_temp(path: Path) -> tuple[int, str]:
     """A new file `.<name>.<random>.tmp` beside `path`, open for writing, mode 0600."""
-    for _ in range(100):
+    for _ in range(100):  # 48 random bits: a name taken already is drawn again
         name = os.path.join(path.parent, f"{temp_prefix(path)}{os.urandom(6).hex()}.tmp")
-        try:
+        with contextlib.suppress(FileExistsError):
             return os.open(name, _TEMP_FLAGS, 0o600), name
-        except FileExistsError:  # 48 random bits taken already: draw again
-            continue
     raise FileExistsError(errno.EEXIST, "no unused temp file name", str(path.parent))
 
 

@@ -16,13 +16,14 @@ import contextlib
 import itertools
 import operator
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from io import FileIO
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
-from riverbed.index.atomic_write import Buffer
+from riverbed.index.atomic_write import Buffer, discard_staged, stage_pieces
 from riverbed.index.jsonbytes import dumps_js
 from riverbed.index.model import Index
 
@@ -37,44 +38,43 @@ _NEXT = b"\n    },\n"  # between two entries in a block of them (see `_blocks`)
 _HEAD, _TAIL = b'{\n  "entries": [\n', b"\n  ]\n}\n"  # around them in `_blocks`
 
 
-@contextlib.contextmanager
-def spliced(
+def stage_spliced(
+    path: Path,
     file: FileIO,
     stamp: os.stat_result,
     before: Index,
     after: Index,
-    positions: list[int] | None = None,
-) -> Iterator[list[Buffer] | None]:
-    """The new file's pieces: `replaced_pieces` of the bytes of `file` (open, unchanged since
-    `stamp`) that `before` was streamed from; None when they changed since (a program that
-    writes without the lock) or `after` is not `before` with entries replaced in place.
-
-    The pieces are valid inside the block only: the file is mapped rather than copied (70 MB
-    at 100,000 entries), and the mapping is closed on the way out, so that the file can be
-    replaced (Windows refuses to replace a file that is mapped).
-    """
+    *,
+    positions: list[int] | None,
+) -> str | None:
+    """A staged new file (`atomic_write.stage_pieces`) of `replaced_pieces` of the bytes of
+    `file` (open, unchanged since `stamp`) that `before` was streamed from; None when they
+    changed meanwhile (a program that writes without the lock) or `after` is not `before`
+    with entries replaced in place."""
+    # The file is mapped, not copied (70 MB at 100,000 entries); the mapping is closed
+    # before the caller closes and replaces the file (Windows refuses a mapped one).
     data = _contents(file)
     pieces: list[Buffer] | None = None
     try:
-        now = os.fstat(file.fileno())
-        if (
-            (stamp.st_size, stamp.st_mtime_ns)
-            == (now.st_size, now.st_mtime_ns)
-            == (
-                len(data),
-                now.st_mtime_ns,
-            )
-        ):
+        if not _moved(file, stamp, len(data)):
             pieces = replaced_pieces(data, before, after, positions)
-        yield pieces
+        staged = None if pieces is None else stage_pieces(path, pieces, what="the index")
     finally:
         for piece in pieces or ():
             if isinstance(piece, memoryview):
                 piece.release()
         if not isinstance(data, bytes):
-            # A view still held (an error on the way) keeps the mapping until it goes.
-            with contextlib.suppress(BufferError):
+            with contextlib.suppress(BufferError):  # a view kept by an error: closed with it
                 data.close()
+    if staged is not None and _moved(file, stamp, stamp.st_size):  # rewritten while copied
+        discard_staged(staged)
+        return None
+    return staged
+
+
+def _moved(file: FileIO, stamp: os.stat_result, size: int) -> bool:
+    now = os.fstat(file.fileno())
+    return (now.st_size, now.st_mtime_ns, size) != (stamp.st_size, stamp.st_mtime_ns, now.st_size)
 
 
 def _contents(file: FileIO) -> bytes | mmap:

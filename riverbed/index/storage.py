@@ -71,7 +71,7 @@ def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]])
     change adds or alters is checked (nesting depth, secrets) before the file is replaced.
     """
     from riverbed.index import atomic_write  # the write side: see above
-    from riverbed.index.entry_splice import spliced
+    from riverbed.index.entry_splice import stage_spliced
     from riverbed.index.write_checks import check_written
 
     # Nothing the change allocates holds a cycle: the collector's passes over thousands of
@@ -82,7 +82,6 @@ def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]])
             file = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)
         except OSError:  # missing, a directory, unreadable: the whole read says what to do
             file = None
-        staged = None
         try:
             stamp = None if file is None else os.fstat(file.fileno())  # an open file's
             found = None if file is None else read_open(file)
@@ -92,19 +91,10 @@ def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]])
                 return result
             positions = check_written(index, new_index)
             # Entries replaced in place (expire, archive, supersede) are rewritten alone in
-            # the bytes just validated, staged while the file is open; it is closed before
-            # it is replaced (Windows).
+            # the bytes just validated; the file is closed before it is replaced (Windows).
+            staged = None
             if file is not None and stamp is not None and found is not None:
-                with spliced(file, stamp, index, new_index, positions) as pieces:
-                    if pieces is not None:
-                        staged = atomic_write.stage_pieces(path, pieces, what="the index")
-                if staged is not None and _moved(file, stamp):  # rewritten meanwhile
-                    atomic_write.discard_staged(staged)
-                    staged = None
-        except BaseException:
-            if staged is not None:
-                atomic_write.discard_staged(staged)
-            raise
+                staged = stage_spliced(path, file, stamp, index, new_index, positions=positions)
         finally:
             if file is not None:
                 file.close()
@@ -113,12 +103,6 @@ def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]])
         else:
             atomic_write.commit_staged(staged, path, what="the index")
         return result
-
-
-def _moved(file: FileIO, stamp: os.stat_result) -> bool:
-    """Whether the open file's size or modification time differs from `stamp`."""
-    now = os.fstat(file.fileno())
-    return (now.st_size, now.st_mtime_ns) != (stamp.st_size, stamp.st_mtime_ns)
 
 
 def replace_index(path: Path, index: Index) -> None:
