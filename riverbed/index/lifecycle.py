@@ -58,21 +58,19 @@ def _with_entry(index: Index, position: int, entry: Entry) -> Index:
 
 def _stamped(
     entry: Entry,
-    now: datetime | str,
+    now: datetime,
     status: Status,
     *,
     superseded_by: str | None = None,
     ctx: Context | None = None,
 ) -> Entry:
-    # `now` may come preformatted: expire stamps thousands of entries with one instant.
-    stamp = now if isinstance(now, str) else format_timestamp(now)
     updated = entry.copy()
     updated["status"] = status
     if superseded_by is not None:
         updated["supersededBy"] = superseded_by
     if ctx is not None:
         updated["context"] = ctx
-    updated["metadata"] = {**metadata(entry), "updatedAt": stamp}
+    updated["metadata"] = {**metadata(entry), "updatedAt": format_timestamp(now)}
     return updated
 
 

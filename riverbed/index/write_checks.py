@@ -37,13 +37,11 @@ def _scan(value: Any) -> tuple[str, str] | None:
     return None if found is None else (found[0][1:], found[1])
 
 
+@functools.cache
 def _field_names() -> frozenset[str]:
+    """The entry schema's own field names: as keys they are not credentials."""
     schema = load_schema("riverbed-entry.schema.json")
     return frozenset([*schema["properties"], *schema["properties"]["metadata"]["properties"]])
-
-
-#: The entry schema's own field names: as keys they are not credentials (computed once).
-_FIELDS: list[frozenset[str]] = []
 
 
 def _key_kind(key: Any) -> str | None:
@@ -52,11 +50,7 @@ def _key_kind(key: Any) -> str | None:
     # to thousands of entries: no schema, no import of its reader, for that).
     text = str(key)
     kind = _short_kind(text) if len(text) <= 64 else secret_kind(text)
-    if kind is None:
-        return None
-    if not _FIELDS:
-        _FIELDS.append(_field_names())
-    return None if key in _FIELDS[0] else kind
+    return None if kind is None or key in _field_names() else kind
 
 
 #: What `dict.get` answers for a key the old object lacks.

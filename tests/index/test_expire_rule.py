@@ -51,7 +51,6 @@ def entries(draw: st.DrawFn, position: int) -> dict[str, Any]:
 
 def reference(index: Index) -> tuple[list[Entry], list[str], list[str], list[str]]:
     """The rule spelled entry by entry with the model's own helpers."""
-    stamp = format_timestamp(NOW)
     out, archived, titles, warnings = [], [], [], []
     for entry in index["entries"]:
         expired, warning = expiry_status(entry, NOW)
@@ -60,7 +59,7 @@ def reference(index: Index) -> tuple[list[Entry], list[str], list[str], list[str
         if warning:
             warnings.append(warning)
         if expired:
-            entry = lifecycle._stamped(entry, stamp, "archived")
+            entry = lifecycle._stamped(entry, NOW, "archived")
             archived.append(str(entry["id"]))
             titles.append(entry_title(entry))
         out.append(entry)
