@@ -14,7 +14,6 @@ from riverbed.index.jsonbytes import MAX_DEPTH, indented_too_deep, too_deep
 from riverbed.index.model import STATUSES, Entry, Index
 from riverbed.index.schema import load_schema
 from riverbed.index.secrets import find_secret, json_may_hold_secret, secret_kind
-from riverbed.text import with_article
 
 # In the index an entry is level 3 (index object, entries array, entry), so it may nest
 # two levels fewer than the index may.
@@ -107,6 +106,8 @@ def check_entry_written(old: Entry | None, new: Entry) -> None:
         )
     found = _changed_secret({} if old is None else old, new)
     if found is not None:
+        from riverbed.text import with_article  # a refusal's wording only
+
         field, kind = f"${found[0]}", found[1]
         raise SecretInEntryError(
             f"{_label(new, field)}: {field} looks like {with_article(kind)}; memory is shared and "
