@@ -106,7 +106,7 @@ def check_entry_written(old: Entry | None, new: Entry) -> None:
         )
     found = _changed_secret({} if old is None else old, new)
     if found is not None:
-        from riverbed.text import with_article  # a refusal's wording only
+        from riverbed.text import with_article  # only a refusal needs it
 
         field, kind = f"${found[0]}", found[1]
         raise SecretInEntryError(
