@@ -79,6 +79,8 @@ def _moved(file: FileIO, stamp: os.stat_result, size: int) -> bool:
 
 def _contents(file: FileIO) -> bytes | mmap:
     """The file's bytes, mapped read-only where the platform and file system allow it."""
+    # The mapping lives while the lock is held (a writer that ignores the lock and shrinks
+    # the file meanwhile faults this process, leaving the file as that writer left it).
     try:
         import mmap as memory_map  # only a change needs it (a load never does)
 
