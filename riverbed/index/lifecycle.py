@@ -160,7 +160,15 @@ def expire(index: Index, now: datetime) -> tuple[Index, ExpireReport]:
             "metadata": {**(meta if isinstance(meta, dict) else {}), "updatedAt": stamp},
         }
         archived.append(str(entry.get("id")))
-        titles.append(entry_title(entry))
+        title = entry.get("title")
+        # A title `entry_title` returns as it is (one printable line, trimmed, short) is
+        # taken as it is: thousands of entries are archived at once.
+        if (
+            not (isinstance(title, str) and 0 < len(title) <= 100 and title.isprintable())
+            or title != title.strip()
+        ):
+            title = entry_title(entry)
+        titles.append(title)
     report = ExpireReport(tuple(archived), tuple(titles), tuple(warnings))
     if new_entries is None:
         return index, report

@@ -31,7 +31,10 @@ statuses = st.one_of(
 
 @st.composite
 def entries(draw: st.DrawFn, position: int) -> dict[str, Any]:
-    entry: dict[str, Any] = {"id": f"e{position}", "title": draw(st.sampled_from(["t", " ", ""]))}
+    titles = st.one_of(
+        st.sampled_from(["t", " ", "", " t", "a\u2028b", "x" * 100, "x" * 101, 5]), st.text()
+    )
+    entry: dict[str, Any] = {"id": f"e{position}", "title": draw(titles)}
     if draw(st.booleans()):
         entry["status"] = draw(statuses)
     if draw(st.booleans()):
