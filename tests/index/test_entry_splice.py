@@ -345,3 +345,16 @@ def test_a_mapped_file_splices_as_its_bytes_do(
         joined = None if pieces is None else b"".join(pieces)
         del pieces
     assert joined == (dumps_js(after) if min(replaced) < count else None)
+
+
+def test_an_entry_whose_id_is_not_its_first_member_is_found_by_its_opening_line() -> None:
+    # River Reviewer and riverbed write `id` first; another writer may not.
+    entries = [{"type": "decision", **_entry(f"e{n}")} for n in range(4)]
+    before: Index = {"entries": entries, "version": "1"}  # type: ignore[typeddict-item]
+    assert next(iter(entries[1])) == "type"
+    after: Index = {
+        **before,
+        "entries": [entries[0], {**entries[1], "status": "archived"}, *entries[2:]],
+    }
+    pieces = replaced_pieces(dumps_js(before), before, after)
+    assert pieces is not None and b"".join(pieces) == dumps_js(after)
