@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import cast
 
 from riverbed.errors import StoreWriteError
 
@@ -49,25 +52,52 @@ def write_bytes_atomic(path: Path, data: bytes, *, what: str = "the file") -> No
 def write_pieces_atomic(path: Path, pieces: Sequence[Buffer], *, what: str = "the file") -> None:
     """`write_bytes_atomic` of the concatenation of `pieces`, never joined in memory (they go
     to the kernel as they are, `os.writev`)."""
+    commit_staged(stage_pieces(path, pieces, what=what), path, what=what)
+
+
+def stage_pieces(path: Path, pieces: Sequence[Buffer], *, what: str = "the file") -> str:
+    """A new temp file beside `path` holding the concatenation of `pieces`, flushed to disk
+    with `path`'s mode: its name, for `commit_staged` (or `discard_staged`). StoreWriteError
+    (and no temp file left) when it cannot be written."""
     try:
         mode = path.stat().st_mode & 0o777
     except OSError:
         mode = 0o644
     temp_name = None
+    staged = False
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp_name = _new_temp(path)
         _write_synced(fd, pieces)
         os.chmod(temp_name, mode)
+        staged = True
+    except OSError as exc:
+        raise StoreWriteError(write_failure(path, exc, what)) from None
+    finally:
+        if temp_name is not None and not staged:
+            discard_staged(temp_name)
+    return temp_name
+
+
+def commit_staged(temp_name: str, path: Path, *, what: str = "the file") -> None:
+    """Replace `path` with the staged file (a reader sees the old bytes or the new ones) and
+    flush the directory; StoreWriteError, the staged file removed, when that fails."""
+    replaced = False
+    try:
         replace_file(temp_name, path)
-        temp_name = None
+        replaced = True
         fsync_directory(path.parent)
     except OSError as exc:
         raise StoreWriteError(write_failure(path, exc, what)) from None
     finally:
-        if temp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temp_name)
+        if not replaced:
+            discard_staged(temp_name)
+
+
+def discard_staged(temp_name: str) -> None:
+    """Remove a staged file that will not be committed (gone already: nothing to do)."""
+    with contextlib.suppress(OSError):
+        os.unlink(temp_name)
 
 
 #: A temp file is opened as `tempfile.mkstemp` opens one (whose import costs a fresh process
@@ -100,17 +130,44 @@ _IOV_MAX = 1024
 def _write_all(fd: int, views: list[memoryview]) -> None:
     """Write every byte of `views` in order, resuming after short writes."""
     writev = getattr(os, "writev", None)  # not on Windows
-    first = 0
+    # The disk starts on each batch of a large file while the next is copied (Linux): the
+    # fsync then waits for the last batch only.
+    kick = _writeback() if sum(map(len, views)) >= _WRITEBACK_FROM else None
+    first = written = 0
     while first < len(views):
         batch = views[first : first + _IOV_MAX]
         done = os.write(fd, batch[0]) if writev is None else writev(fd, batch)
         if done <= 0:
             raise OSError(errno.EIO, "the file system accepted no bytes")
+        if kick is not None:
+            kick(fd, written, done, 2)  # SYNC_FILE_RANGE_WRITE: start, do not wait
+        written += done
         while first < len(views) and done >= len(views[first]):
             done -= len(views[first])
             first += 1
         if done:
             views[first] = views[first][done:]
+
+
+#: From how many bytes on a write starts the disk early: below about 5 MB the import of
+#: ctypes (1.7 ms) costs more than it saves (14 MB: 3.4 ms less, import included).
+_WRITEBACK_FROM = 8 << 20
+
+
+@functools.cache
+def _writeback() -> Callable[[int, int, int, int], int] | None:
+    """Linux's `sync_file_range` (the standard library has no binding), else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        call = ctypes.CDLL(None, use_errno=True).sync_file_range
+    except (OSError, AttributeError):
+        return None
+    call.argtypes = [ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint]
+    call.restype = ctypes.c_int
+    return cast(Callable[[int, int, int, int], int], call)
 
 
 def replace_file(source: str | Path, target: Path) -> None:

@@ -21,7 +21,10 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # ends with a quote, so text holding one (`baseline-5f…`, `e-5123`) is never looked at.
 _NUMBER_ENDS = (
     re.compile(rb"\.0,?(?:\n|\Z)"),
-    re.compile(rb"e(?:-[56]|\+[12])[0-9]*,?(?:\n|\Z)"),
+    # Each led by a literal (the exponent's sign, rare in text; `e` is in most words) that
+    # `re` skips ahead to; the `e` before it is checked once there.
+    re.compile(rb"-(?<=e-)[56][0-9]*,?(?:\n|\Z)"),
+    re.compile(rb"\+(?<=e\+)[12][0-9]*,?(?:\n|\Z)"),
 )
 #: How deeply objects and arrays may nest in an index or an entry (the index object is level
 #: 1, an entry level 3). orjson reads 1024 levels but writes only 254, and Python's json and

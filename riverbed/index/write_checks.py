@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 from typing import Any
 
 import orjson
@@ -34,19 +36,24 @@ def _scan(value: Any) -> tuple[str, str] | None:
     return None if found is None else (found[0][1:], found[1])
 
 
+@functools.cache
 def _field_names() -> frozenset[str]:
+    """The entry schema's own field names: as keys they are not credentials."""
     schema = load_schema("riverbed-entry.schema.json")
     return frozenset([*schema["properties"], *schema["properties"]["metadata"]["properties"]])
 
 
-#: The entry schema's own field names: as keys they are not credentials (computed once).
-_FIELDS: list[frozenset[str]] = []
+def _key_kind(key: Any) -> str | None:
+    """The kind of credential a key new to its object looks like, unless it is a field name."""
+    # The schema is read only for a key shaped like a credential (an expire adds `updatedAt`
+    # to thousands of entries: no schema, no import of its reader, for that).
+    text = str(key)
+    kind = _short_kind(text) if len(text) <= 64 else secret_kind(text)
+    return None if kind is None or key in _field_names() else kind
 
 
-def _known_field(key: str) -> bool:
-    if not _FIELDS:
-        _FIELDS.append(_field_names())
-    return key in _FIELDS[0]
+#: What `dict.get` answers for a key the old object lacks.
+_ABSENT: Any = object()
 
 
 def _changed_secret(old: Any, new: Any) -> tuple[str, str] | None:
@@ -57,15 +64,18 @@ def _changed_secret(old: Any, new: Any) -> tuple[str, str] | None:
     if isinstance(old, dict) and isinstance(new, dict):
         for key, value in new.items():
             # Most values of a changed entry are the very objects it had: skip those inline.
-            if key in old:
-                before = old[key]
-                if before is value:
-                    continue
-                found = _changed_secret(before, value)
-            elif not _known_field(key) and (kind := secret_kind(str(key))):
-                return " (a key)", kind
-            else:
+            before = old.get(key, _ABSENT)
+            if before is value:
+                continue
+            if before is _ABSENT:
+                kind = _key_kind(key)
+                if kind:
+                    return " (a key)", kind
                 found = _scan(value)
+            elif isinstance(value, str):  # a changed leaf, the common case: no call for it
+                found = None if before == value else _scan(value)
+            else:
+                found = _changed_secret(before, value)
             if found:
                 return f".{key}{found[0]}", found[1]
         return None
@@ -137,23 +147,41 @@ def check_entries_written(pairs: list[tuple[Entry | None, Entry]]) -> None:
         elif len(chunk) > 1:
             cleared.update(id(new) for new in chunk if _clear([new]))
     for old, new in pairs:
-        if old is None and id(new) in cleared:
-            continue
+        if id(new) in cleared if old is None else _changed_secret(old, new) is None:
+            continue  # cleared; or a changed entry adding nothing to refuse (the common case)
         check_entry_written(old, new)
 
 
-def check_written(before: Index | None, after: Index) -> None:
-    """Check every entry of `after` that is not, unchanged, in `before` (the one write check)."""
+def check_written(before: Index | None, after: Index) -> list[int] | None:
+    """Check every entry of `after` that is not, unchanged, in `before` (the one write check).
+
+    Returns the positions whose entry is another object when the count is kept (a splice
+    rewrites just those, see `entry_splice`), else None.
+    """
     previous = [] if before is None else before["entries"]
-    kept = set(map(id, previous))
+    entries = after["entries"]
+    # A change keeps positions as a rule (expire, archive, supersede): then the positions
+    # whose entry is another object are found at C speed, and each is checked against the
+    # entry it replaced (same id). Any other entry is checked unless `before` holds it.
+    same_length = len(previous) == len(entries)
+    replaced = (
+        list(itertools.compress(range(len(entries)), map(operator.is_not, previous, entries)))
+        if same_length
+        else None
+    )
+    kept: set[int] | None = None
     by_id: dict[Any, Entry] | None = None
     pairs: list[tuple[Entry | None, Entry]] = []
-    for position, entry in enumerate(after["entries"]):
+    for position in range(len(entries)) if replaced is None else replaced:
+        entry = entries[position]
+        old = previous[position] if position < len(previous) else None
+        if same_length and isinstance(old, dict) and old.get("id") == entry.get("id"):
+            pairs.append((old, entry))
+            continue
+        if kept is None:
+            kept = set(map(id, previous))
         if id(entry) in kept:
             continue
-        # A change keeps positions as a rule (expire, archive, supersede): the old entry is
-        # looked up by id only when the one in its place has another.
-        old = previous[position] if position < len(previous) else None
         if not isinstance(old, dict) or old.get("id") != entry.get("id"):
             if by_id is None:
                 by_id = {e.get("id"): e for e in previous if isinstance(e, dict)}
@@ -161,3 +189,4 @@ def check_written(before: Index | None, after: Index) -> None:
         pairs.append((old, entry))
     if pairs:
         check_entries_written(pairs)
+    return replaced

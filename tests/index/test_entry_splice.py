@@ -10,6 +10,10 @@ replacement, or a file the streamed read declines, is serialized whole.
 
 from __future__ import annotations
 
+import errno
+import mmap
+import sys
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -19,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from riverbed import append_entry, archive_entry, expire_entries, load_memory, supersede
-from riverbed.errors import CorruptIndexError, SecretInEntryError
-from riverbed.index import entry_splice, lifecycle, storage
+from riverbed.errors import CorruptIndexError, SecretInEntryError, StoreWriteError
+from riverbed.index import atomic_write, entry_splice, lifecycle, storage
 from riverbed.index.build import build_entry
 from riverbed.index.dates import format_timestamp, utc_now
 from riverbed.index.entry_splice import replaced_pieces
@@ -197,3 +201,160 @@ def test_a_file_changed_without_the_lock_meanwhile_is_serialized_whole(
     )
     expire_entries(path, now=NOW)
     assert path.read_bytes() == dumps_js(load_memory(path))
+
+
+def _expiring(tmp_path: Path) -> tuple[Path, bytes]:
+    """A file with entries to expire, and the bytes a whole serialization of the expire writes."""
+    entries = [_entry(f"e{n}", expiresAt=PAST if n % 2 else FUTURE) for n in range(30)]
+    path = _file(tmp_path, entries, version_first=False)
+    return path, dumps_js(lifecycle.expire(load_memory(path), NOW)[0])
+
+
+def _leftovers(path: Path) -> list[str]:
+    return sorted(p.name for p in path.parent.iterdir() if p.name.endswith(".tmp"))
+
+
+@pytest.mark.parametrize("missing", ["module", "mapping"])
+def test_without_a_mapping_the_file_is_read_and_the_bytes_are_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, missing: str
+) -> None:
+    path, expected = _expiring(tmp_path)
+    if missing == "module":
+        monkeypatch.setitem(sys.modules, "mmap", None)  # `import mmap` raises ImportError
+    else:
+
+        def refuse(*_args: object, **_kwargs: object) -> object:
+            raise OSError(errno.ENODEV, "No such device")  # a file system that cannot map
+
+        monkeypatch.setattr(mmap, "mmap", refuse)
+    spliced: list[object] = []
+    real = entry_splice.replaced_pieces
+    monkeypatch.setattr(
+        entry_splice,
+        "replaced_pieces",
+        lambda data, *rest: spliced.append(data) or real(data, *rest),
+    )
+    assert len(expire_entries(path, now=NOW).archived) == 15
+    assert path.read_bytes() == expected
+    assert [type(data) for data in spliced] == [bytes]
+
+
+@pytest.mark.parametrize("windows", [True, False], ids=["close-first", "close-after"])
+def test_the_mapping_is_closed_before_the_file_is_replaced_and_the_file_as_the_platform_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, windows: bool
+) -> None:
+    path, expected = _expiring(tmp_path)
+    opened: list[tuple[Any, Any]] = []
+    contents, commit = entry_splice._contents, atomic_write.commit_staged
+
+    def mapped(file: Any) -> Any:
+        opened.append((file, contents(file)))
+        return opened[-1][1]
+
+    def committed(*args: Any, **kwargs: Any) -> None:
+        [(file, data)] = opened
+        assert isinstance(data, mmap.mmap) and data.closed
+        # Windows refuses to replace an open file; elsewhere it is closed after the rename.
+        assert file.closed is windows
+        commit(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "CLOSE_BEFORE_REPLACE", windows)
+    monkeypatch.setattr(entry_splice, "_contents", mapped)
+    monkeypatch.setattr(atomic_write, "commit_staged", committed)
+    expire_entries(path, now=NOW)
+    assert path.read_bytes() == expected and opened
+    assert _leftovers(path) == []
+    for _ in range(200):  # the replaced file is closed by a thread of its own
+        if opened[0][0].closed:
+            break
+        time.sleep(0.01)
+    assert opened[0][0].closed
+
+
+def test_with_no_thread_to_be_had_the_replaced_file_is_closed_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, expected = _expiring(tmp_path)
+    files: list[Any] = []
+    contents = entry_splice._contents
+
+    def no_thread(*_args: object) -> int:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(storage, "CLOSE_BEFORE_REPLACE", False)
+    monkeypatch.setattr(storage._thread, "start_new_thread", no_thread)
+    monkeypatch.setattr(
+        entry_splice, "_contents", lambda file: files.append(file) or contents(file)
+    )
+    expire_entries(path, now=NOW)
+    assert path.read_bytes() == expected
+    assert [file.closed for file in files] == [True]
+
+
+def test_a_file_rewritten_while_it_is_staged_is_written_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, expected = _expiring(tmp_path)
+    real = entry_splice.stage_pieces
+
+    def staged_then_touched(*args: Any, **kwargs: Any) -> str:
+        name = real(*args, **kwargs)
+        with open(path, "ab") as other:  # a program that ignores the lock, meanwhile
+            other.write(b" ")
+        return name
+
+    monkeypatch.setattr(entry_splice, "stage_pieces", staged_then_touched)
+    expire_entries(path, now=NOW)
+    assert path.read_bytes() == expected  # the whole serialization: no spliced stale bytes
+    assert _leftovers(path) == []
+
+
+def test_a_failed_staging_is_a_clear_error_and_leaves_the_file_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, _ = _expiring(tmp_path)
+    before = path.read_bytes()
+
+    def full(*_args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic_write, "_write_all", full)
+    with pytest.raises(StoreWriteError, match=r"the disk is full.*not changed"):
+        expire_entries(path, now=NOW)
+    assert path.read_bytes() == before
+    assert _leftovers(path) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(count=st.integers(1, 12), replaced=st.sets(st.integers(0, 11), min_size=1))
+def test_a_mapped_file_splices_as_its_bytes_do(
+    tmp_path_factory: pytest.TempPathFactory, count: int, replaced: set[int]
+) -> None:
+    before: Index = {"entries": [_entry(f"e{n}") for n in range(count)], "version": "1"}  # type: ignore[typeddict-item]
+    entries = list(before["entries"])
+    for position in (p for p in replaced if p < count):
+        entries[position] = {**entries[position], "status": "archived"}
+    after: Index = {**before, "entries": entries}
+    path = tmp_path_factory.mktemp("m") / "index.json"
+    path.write_bytes(dumps_js(before))
+    with (
+        open(path, "rb", buffering=0) as file,
+        mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data,
+    ):
+        pieces = replaced_pieces(data, before, after)
+        joined = None if pieces is None else b"".join(pieces)
+        del pieces
+    assert joined == (dumps_js(after) if min(replaced) < count else None)
+
+
+def test_an_entry_whose_id_is_not_its_first_member_is_found_by_its_opening_line() -> None:
+    # River Reviewer and riverbed write `id` first; another writer may not.
+    entries = [{"type": "decision", **_entry(f"e{n}")} for n in range(4)]
+    before: Index = {"entries": entries, "version": "1"}  # type: ignore[typeddict-item]
+    assert next(iter(entries[1])) == "type"
+    after: Index = {
+        **before,
+        "entries": [entries[0], {**entries[1], "status": "archived"}, *entries[2:]],
+    }
+    pieces = replaced_pieces(dumps_js(before), before, after)
+    assert pieces is not None and b"".join(pieces) == dumps_js(after)

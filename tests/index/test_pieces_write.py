@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 from unittest import mock
@@ -105,3 +106,35 @@ def test_no_free_temp_name_is_a_one_line_write_error(
     with pytest.raises(StoreWriteError, match=r"index.json: could not write the file: .*temp"):
         atomic_write.write_bytes_atomic(target, b"new")
     assert target.read_bytes() == b"old"
+
+
+@pytest.mark.parametrize("linux", [True, False])
+def test_a_large_write_starts_the_disk_on_each_batch_and_keeps_every_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, linux: bool
+) -> None:
+    data = bytes(range(256)) * 40
+    view = memoryview(data)
+    pieces: list[bytes | memoryview] = [view[n : n + 3] for n in range(0, len(data), 3)]
+    started: list[tuple[int, int]] = []
+    real = atomic_write._writeback()
+    if linux and real is None:
+        pytest.skip("no sync_file_range here")
+
+    def kick(fd: int, offset: int, length: int, flags: int) -> int:
+        started.append((offset, length))
+        assert real is not None
+        return real(fd, offset, length, flags)  # the real call, on the real file
+
+    monkeypatch.setattr(atomic_write, "_WRITEBACK_FROM", 1)  # this small file counts as large
+    monkeypatch.setattr(atomic_write, "_writeback", lambda: kick if linux else None)
+    atomic_write.write_pieces_atomic(tmp_path / "big", pieces)
+    assert (tmp_path / "big").read_bytes() == data
+    if linux:  # one range per writev batch, back to back from the start to the end
+        assert len(started) >= 3
+        assert [offset for offset, _ in started] == [
+            0,
+            *itertools.accumulate(n for _, n in started),
+        ][:-1]
+        assert sum(n for _, n in started) == len(data)
+    else:
+        assert started == []
