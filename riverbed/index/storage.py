@@ -8,9 +8,7 @@ and writes the file atomically.
 
 from __future__ import annotations
 
-import _thread
 import os
-import sys
 from collections.abc import Callable
 from io import FileIO
 from pathlib import Path
@@ -84,7 +82,6 @@ def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]])
             file = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)
         except OSError:  # missing, a directory, unreadable: the whole read says what to do
             file = None
-        staged = None
         try:
             stamp = None if file is None else os.fstat(file.fileno())  # an open file's
             found = None if file is None else read_open(file)
@@ -94,35 +91,18 @@ def update_index(path: Path, change: Callable[[Index], tuple[Index, bool, Any]])
                 return result
             positions = check_written(index, new_index)
             # Entries replaced in place (expire, archive, supersede) are rewritten alone in
-            # the bytes just validated.
+            # the bytes just validated; the file is closed before it is replaced (Windows).
+            staged = None
             if file is not None and stamp is not None and found is not None:
                 staged = stage_spliced(path, file, stamp, index, new_index, positions=positions)
         finally:
-            if file is not None and (staged is None or CLOSE_BEFORE_REPLACE):
+            if file is not None:
                 file.close()
         if staged is None:
             atomic_write.write_bytes_atomic(path, dumps_js(new_index), what="the index")
-            return result
-        try:
+        else:
             atomic_write.commit_staged(staged, path, what="the index")
-        finally:
-            if file is not None and not file.closed:
-                _release(file)
         return result
-
-
-#: Windows refuses to replace a file that is open; elsewhere the replaced file is closed
-#: after the rename, in a thread of its own (`_release`).
-CLOSE_BEFORE_REPLACE = sys.platform == "win32"
-
-
-def _release(file: FileIO) -> None:
-    """Close the replaced file's last descriptor in a thread of its own: freeing its blocks
-    takes about 15 ms at 70 MB (ext4), which the new file does not wait for."""
-    try:
-        _thread.start_new_thread(file.close, ())  # `_thread`: no import of `threading`
-    except RuntimeError:  # no thread to be had: close it here
-        file.close()
 
 
 def replace_index(path: Path, index: Index) -> None:

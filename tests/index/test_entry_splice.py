@@ -13,7 +13,6 @@ from __future__ import annotations
 import errno
 import mmap
 import sys
-import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -239,9 +238,8 @@ def test_without_a_mapping_the_file_is_read_and_the_bytes_are_the_same(
     assert [type(data) for data in spliced] == [bytes]
 
 
-@pytest.mark.parametrize("windows", [True, False], ids=["close-first", "close-after"])
-def test_the_mapping_is_closed_before_the_file_is_replaced_and_the_file_as_the_platform_needs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, windows: bool
+def test_the_mapping_and_the_file_are_closed_before_the_file_is_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path, expected = _expiring(tmp_path)
     opened: list[tuple[Any, Any]] = []
@@ -253,42 +251,14 @@ def test_the_mapping_is_closed_before_the_file_is_replaced_and_the_file_as_the_p
 
     def committed(*args: Any, **kwargs: Any) -> None:
         [(file, data)] = opened
-        assert isinstance(data, mmap.mmap) and data.closed
-        # Windows refuses to replace an open file; elsewhere it is closed after the rename.
-        assert file.closed is windows
+        assert isinstance(data, mmap.mmap) and data.closed and file.closed  # as Windows needs
         commit(*args, **kwargs)
 
-    monkeypatch.setattr(storage, "CLOSE_BEFORE_REPLACE", windows)
     monkeypatch.setattr(entry_splice, "_contents", mapped)
     monkeypatch.setattr(atomic_write, "commit_staged", committed)
     expire_entries(path, now=NOW)
     assert path.read_bytes() == expected and opened
     assert _leftovers(path) == []
-    for _ in range(200):  # the replaced file is closed by a thread of its own
-        if opened[0][0].closed:
-            break
-        time.sleep(0.01)
-    assert opened[0][0].closed
-
-
-def test_with_no_thread_to_be_had_the_replaced_file_is_closed_at_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path, expected = _expiring(tmp_path)
-    files: list[Any] = []
-    contents = entry_splice._contents
-
-    def no_thread(*_args: object) -> int:
-        raise RuntimeError("can't start new thread")
-
-    monkeypatch.setattr(storage, "CLOSE_BEFORE_REPLACE", False)
-    monkeypatch.setattr(storage._thread, "start_new_thread", no_thread)
-    monkeypatch.setattr(
-        entry_splice, "_contents", lambda file: files.append(file) or contents(file)
-    )
-    expire_entries(path, now=NOW)
-    assert path.read_bytes() == expected
-    assert [file.closed for file in files] == [True]
 
 
 def test_a_file_rewritten_while_it_is_staged_is_written_whole(
