@@ -67,7 +67,7 @@ def stage_pieces(path: Path, pieces: Sequence[Buffer], *, what: str = "the file"
     staged = False
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp_name = _new_temp(path)
+        fd, temp_name = new_temp(path)
         _write_synced(fd, pieces)
         os.chmod(temp_name, mode)
         staged = True
@@ -106,7 +106,7 @@ _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL
 _TEMP_FLAGS |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)  # where they exist
 
 
-def _new_temp(path: Path) -> tuple[int, str]:
+def new_temp(path: Path) -> tuple[int, str]:
     """A new file `.<name>.<random>.tmp` beside `path`, open for writing, mode 0600."""
     for _ in range(100):  # 48 random bits: a name taken already is drawn again
         name = os.path.join(path.parent, f"{temp_prefix(path)}{os.urandom(6).hex()}.tmp")
@@ -132,7 +132,7 @@ def _write_all(fd: int, views: list[memoryview]) -> None:
     writev = getattr(os, "writev", None)  # not on Windows
     # The disk starts on each batch of a large file while the next is copied (Linux): the
     # fsync then waits for the last batch only.
-    kick = _writeback() if sum(map(len, views)) >= _WRITEBACK_FROM else None
+    kick = writeback_starter() if sum(map(len, views)) >= _WRITEBACK_FROM else None
     first = written = 0
     while first < len(views):
         batch = views[first : first + _IOV_MAX]
@@ -140,7 +140,7 @@ def _write_all(fd: int, views: list[memoryview]) -> None:
         if done <= 0:
             raise OSError(errno.EIO, "the file system accepted no bytes")
         if kick is not None:
-            kick(fd, written, done, 2)  # SYNC_FILE_RANGE_WRITE: start, do not wait
+            kick(fd, written, done, SYNC_FILE_RANGE_WRITE)
         written += done
         while first < len(views) and done >= len(views[first]):
             done -= len(views[first])
@@ -149,14 +149,18 @@ def _write_all(fd: int, views: list[memoryview]) -> None:
             views[first] = views[first][done:]
 
 
+#: `sync_file_range`'s flag: start writing the range, do not wait for it.
+SYNC_FILE_RANGE_WRITE = 2
+
 #: From how many bytes on a write starts the disk early: below about 5 MB the import of
 #: ctypes (1.7 ms) costs more than it saves (14 MB: 3.4 ms less, import included).
 _WRITEBACK_FROM = 8 << 20
 
 
 @functools.cache
-def _writeback() -> Callable[[int, int, int, int], int] | None:
-    """Linux's `sync_file_range` (the standard library has no binding), else None."""
+def writeback_starter() -> Callable[[int, int, int, int], int] | None:
+    """Linux's `sync_file_range`, which starts writing a range of a file to disk now (the
+    standard library has no binding), else None: the fsync writes everything anyway."""
     if not sys.platform.startswith("linux"):
         return None
     import ctypes

@@ -66,7 +66,7 @@ def test_without_writev_each_piece_is_written_in_turn(
 
 def test_a_temp_file_is_new_private_and_named_for_the_stale_temp_sweep(tmp_path: Path) -> None:
     target = tmp_path / "index.json"
-    fd, name = atomic_write._new_temp(target)
+    fd, name = atomic_write.new_temp(target)
     os.close(fd)
     made = Path(name)
     assert made.parent == tmp_path
@@ -74,7 +74,7 @@ def test_a_temp_file_is_new_private_and_named_for_the_stale_temp_sweep(tmp_path:
     middle = made.name.removeprefix(atomic_write.temp_prefix(target)).removesuffix(".tmp")
     assert len(middle) == 12 and int(middle, 16) >= 0
     assert made.stat().st_mode & 0o777 == 0o600 and made.stat().st_size == 0
-    assert atomic_write._new_temp(target)[1] != name
+    assert atomic_write.new_temp(target)[1] != name
 
 
 def test_a_taken_temp_name_is_never_opened_another_is_drawn(
@@ -116,7 +116,7 @@ def test_a_large_write_starts_the_disk_on_each_batch_and_keeps_every_byte(
     view = memoryview(data)
     pieces: list[bytes | memoryview] = [view[n : n + 3] for n in range(0, len(data), 3)]
     started: list[tuple[int, int]] = []
-    real = atomic_write._writeback()
+    real = atomic_write.writeback_starter()
     if linux and real is None:
         pytest.skip("no sync_file_range here")
 
@@ -126,7 +126,7 @@ def test_a_large_write_starts_the_disk_on_each_batch_and_keeps_every_byte(
         return real(fd, offset, length, flags)  # the real call, on the real file
 
     monkeypatch.setattr(atomic_write, "_WRITEBACK_FROM", 1)  # this small file counts as large
-    monkeypatch.setattr(atomic_write, "_writeback", lambda: kick if linux else None)
+    monkeypatch.setattr(atomic_write, "writeback_starter", lambda: kick if linux else None)
     atomic_write.write_pieces_atomic(tmp_path / "big", pieces)
     assert (tmp_path / "big").read_bytes() == data
     if linux:  # one range per writev batch, back to back from the start to the end
