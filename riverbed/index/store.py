@@ -8,16 +8,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from riverbed.errors import DuplicateEntryError, InvalidEntryError, RiverbedWarning, WarningSink
-from riverbed.index import lifecycle
 from riverbed.index.dates import (
     format_timestamp,
     is_valid_date,
     unparseable_expiry_warning,
     utc_now,
 )
-from riverbed.index.lifecycle import ExpireReport
 from riverbed.index.model import Entry, Index
 from riverbed.index.schema import (
     INDEX_SCHEMA,
@@ -28,6 +27,9 @@ from riverbed.index.schema import (
     validator,
 )
 from riverbed.index.storage import locked, read_index_and_expiries, update_index
+
+if TYPE_CHECKING:
+    from riverbed.index.lifecycle import ExpireReport
 
 PathLike = str | os.PathLike[str]
 
@@ -186,6 +188,8 @@ def supersede(path: PathLike, old_id: str, new_id: str, *, now: datetime | None 
     moment = now or utc_now()
 
     def change(index: Index) -> tuple[Index, bool, Entry]:
+        from riverbed.index import lifecycle  # a change's rules: a load never needs them
+
         result = lifecycle.supersede(index, old_id, new_id, moment)
         return result.index, result.changed, result.entry
 
@@ -200,6 +204,8 @@ def archive_entry(
     moment = now or utc_now()
 
     def change(index: Index) -> tuple[Index, bool, Entry]:
+        from riverbed.index import lifecycle  # see supersede
+
         result = lifecycle.archive(index, entry_id, reason, moment)
         return result.index, result.changed, result.entry
 
@@ -212,6 +218,8 @@ def expire_entries(path: PathLike, *, now: datetime | None = None) -> ExpireRepo
     moment = now or utc_now()
 
     def change(index: Index) -> tuple[Index, bool, ExpireReport]:
+        from riverbed.index import lifecycle  # see supersede
+
         new_index, report = lifecycle.expire(index, moment)
         return new_index, bool(report.archived), report
 
