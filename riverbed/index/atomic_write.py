@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import functools
 import os
-import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
 
 from riverbed.errors import StoreWriteError
 
@@ -100,19 +97,11 @@ def discard_staged(temp_name: str) -> None:
         os.unlink(temp_name)
 
 
-#: A temp file is opened as `tempfile.mkstemp` opens one (whose import costs a fresh process
-#: 3 ms): created now, never through a link, binary (`os.open` makes it non-inheritable).
-_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL
-_TEMP_FLAGS |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)  # where they exist
-
-
 def new_temp(path: Path) -> tuple[int, str]:
     """A new file `.<name>.<random>.tmp` beside `path`, open for writing, mode 0600."""
-    for _ in range(100):  # 48 random bits: a name taken already is drawn again
-        name = os.path.join(path.parent, f"{temp_prefix(path)}{os.urandom(6).hex()}.tmp")
-        with contextlib.suppress(FileExistsError):
-            return os.open(name, _TEMP_FLAGS, 0o600), name
-    raise FileExistsError(errno.EEXIST, "no unused temp file name", str(path.parent))
+    import tempfile  # only a write needs it: a load imports this module through the lock
+
+    return tempfile.mkstemp(dir=path.parent, prefix=temp_prefix(path), suffix=".tmp")
 
 
 def _write_synced(fd: int, pieces: Sequence[Buffer]) -> None:
@@ -130,48 +119,17 @@ _IOV_MAX = 1024
 def _write_all(fd: int, views: list[memoryview]) -> None:
     """Write every byte of `views` in order, resuming after short writes."""
     writev = getattr(os, "writev", None)  # not on Windows
-    # The disk starts on each batch of a large file while the next is copied (Linux): the
-    # fsync then waits for the last batch only.
-    kick = writeback_starter() if sum(map(len, views)) >= _WRITEBACK_FROM else None
-    first = written = 0
+    first = 0
     while first < len(views):
         batch = views[first : first + _IOV_MAX]
         done = os.write(fd, batch[0]) if writev is None else writev(fd, batch)
         if done <= 0:
             raise OSError(errno.EIO, "the file system accepted no bytes")
-        if kick is not None:
-            kick(fd, written, done, SYNC_FILE_RANGE_WRITE)
-        written += done
         while first < len(views) and done >= len(views[first]):
             done -= len(views[first])
             first += 1
         if done:
             views[first] = views[first][done:]
-
-
-#: `sync_file_range`'s flag: start writing the range, do not wait for it.
-SYNC_FILE_RANGE_WRITE = 2
-
-#: From how many bytes on a write starts the disk early: below about 5 MB the import of
-#: ctypes (1.7 ms) costs more than it saves (14 MB: 3.4 ms less, import included).
-_WRITEBACK_FROM = 8 << 20
-
-
-@functools.cache
-def writeback_starter() -> Callable[[int, int, int, int], int] | None:
-    """Linux's `sync_file_range`, which starts writing a range of a file to disk now (the
-    standard library has no binding), else None: the fsync writes everything anyway."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    try:
-        call = ctypes.CDLL(None, use_errno=True).sync_file_range
-    except (OSError, AttributeError):
-        return None
-    call.argtypes = [ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint]
-    call.restype = ctypes.c_int
-    return cast(Callable[[int, int, int, int], int], call)
 
 
 def replace_file(source: str | Path, target: Path) -> None:
