@@ -5,10 +5,11 @@ fresh pages, its re-serialization into 70 MB more, and each check one more pass 
 100,000 dicts long gone from the cache. This read goes through one reused buffer instead.
 Each run of whole entries in it is parsed into types that carry the index schema
 (`schema_types`), serialized again by orjson and compared with its bytes, and checked
-(ids, unique tags, expiry dates) at once, while bytes and objects are still in cache.
+(ids, unique tags, expiry dates, how deep `context` nests) at once, while bytes and objects
+are still in cache.
 
 It vouches only for bytes equal to orjson's indented form of what it parsed: such bytes
-repeat no key and show their nesting in their indentation (see `storage`). Anything else
+repeat no key (see `storage`). Anything else
 (another layout, a difference, any problem at all) is declined, and the full read in
 `storage` decides with its own messages, so this read changes no answer, only the time.
 """
@@ -25,13 +26,12 @@ import orjson
 
 from riverbed.index.collector import collector_paused
 from riverbed.index.dates import effective_expiry
-from riverbed.index.jsonbytes import MAX_DEPTH
 from riverbed.index.model import Index
 from riverbed.index.schema_types import (
     entries_decoder,
     index_decoder,
     remaining_checks,
-    unique_items,
+    undated_checks,
 )
 
 #: Bytes read at a time; a piece is the whole entries among them. Small enough that a
@@ -45,7 +45,6 @@ _ENTRY_END = len(b"\n    }")
 _WRAP_HEAD = len(b'{\n  "entries": [\n')  # orjson's form of {"entries": piece} around it
 _WRAP_TAIL = len(b"\n  ]\n}")
 _PROBE = b"\n    0\n  ]"  # the one entry of the root's probe (a bare number on its own line)
-_DEEP = b"\n" + b" " * (2 * MAX_DEPTH)  # a line this indented may be too deep: the full read
 _MAX_TAIL = 1 << 16  # the root's members after `entries` (`version`, `generatedAt`)
 #: The buffer grows to hold one entry, but not past this: bytes that go on this long without
 #: an entry's end are another layout (the full read takes them, with one copy in memory).
@@ -134,8 +133,6 @@ class _Reader:
     def _piece(self, start: int, stop: int) -> None:
         """Parse, compare and check the entries in `buf[start:stop]`, then keep them."""
         buf = self._buf
-        if buf.find(_DEEP, start, stop) != -1:
-            raise _Declined
         before, after = buf[start - 1], buf[stop]
         buf[start - 1], buf[stop] = 0x5B, 0x5D  # `[` and `]`: the piece alone is an array
         try:
@@ -152,7 +149,7 @@ class _Reader:
         if not same:
             raise _Declined
         if not remaining_checks().is_valid(entries):
-            if not unique_items().is_valid(entries):
+            if not undated_checks().is_valid(entries):
                 raise _Declined
             # Some expiry is not a plain date: is_valid_date decides, for the warnings (an
             # empty string too: it is an expiry nobody can parse, not an absent one).

@@ -220,6 +220,38 @@ def test_what_the_full_read_refuses_is_never_vouched_for(tmp_path: Path, case: s
     assert same_either_way(path)[0] == "refused"
 
 
+def _listed(depth: int) -> Any:
+    value: Any = 0
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("how", ["objects", "arrays", "under expiresAt", "beside a date"])
+@pytest.mark.parametrize("depth", [58, 61, 62, 70])
+def test_a_context_at_the_nesting_limit_is_read_one_past_it_refused(
+    tmp_path: Path, how: str, depth: int
+) -> None:
+    # `context` is an entry's level 4: 61 more levels inside it reach 64, the limit. The
+    # streamed read checks that in its validator (not in the bytes): either way the answer
+    # is the full read's, and only a file within the limit is vouched for.
+    inner = _listed(depth - 1) if how == "arrays" else _nested(depth - 1)
+    context = {
+        "objects": {"k": inner},
+        "arrays": {"k": inner},
+        "under expiresAt": {"expiresAt": inner},
+        "beside a date": {"expiresAt": "2027-01-01", "rule": inner},
+    }[how]
+    path = _write(tmp_path, dumps_js(_index([_entry("a", context=context)])))
+    streamed = streamed_read.read_streamed(path)
+    kind, message, _ = same_either_way(path)
+    if depth <= 61:
+        assert kind == "index" and streamed is not None
+    else:
+        assert kind == "refused" and streamed is None
+        assert "nest deeper than 64 levels" in message
+
+
 def test_entry_text_that_looks_like_layout_cannot_split_a_piece(tmp_path: Path) -> None:
     # Strings cannot hold a raw newline, so text spelling an entry's end is escaped and the
     # piece boundaries are not fooled (an attacker controls entry text in shared memory).
