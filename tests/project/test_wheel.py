@@ -44,15 +44,7 @@ def test_installed_wheel_finds_its_schemas(tmp_path: Path) -> None:
         "print(riverbed.__file__);"
         "print(sorted(s.load_schema('riverbed-index.schema.json')['properties']))"
     )
-    env = {**os.environ, "PYTHONPATH": str(site)}
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=tmp_path,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.splitlines()
+    out = _run_from(site, tmp_path, probe)
     assert out[0].startswith(str(site))
     assert out[1] == "['entries', 'generatedAt', 'version']"
 
@@ -74,16 +66,21 @@ print([e["id"] for e in riverbed.load_memory(sys.argv[1])["entries"]])
 """
 
 
-def _append_from(site: Path, tmp_path: Path) -> list[str]:
+def _run_from(site: Path, tmp_path: Path, code: str, *args: str) -> list[str]:
+    """The lines a fresh interpreter prints running `code` with riverbed imported from `site`."""
     env = {**os.environ, "PYTHONPATH": str(site)}
     return subprocess.run(
-        [sys.executable, "-c", _APPEND, str(tmp_path / "index.json")],
+        [sys.executable, "-c", code, *args],
         cwd=tmp_path,
         env=env,
         check=True,
         capture_output=True,
         text=True,
     ).stdout.splitlines()
+
+
+def _append_from(site: Path, tmp_path: Path) -> list[str]:
+    return _run_from(site, tmp_path, _APPEND, str(tmp_path / "index.json"))
 
 
 def test_the_write_side_reads_the_schemas_of_an_installed_wheel_and_of_a_zip(
