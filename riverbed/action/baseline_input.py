@@ -7,7 +7,7 @@ from pathlib import Path
 from riverbed.action.context import ActionContext
 from riverbed.action.memory_job import AppendOutcome
 from riverbed.findings import read_findings_file
-from riverbed.text import plural
+from riverbed.text import code, plural
 
 
 def default_branch(context: ActionContext) -> str | None:
@@ -44,10 +44,12 @@ def persist_baseline(context: ActionContext, index_path: Path) -> AppendOutcome:
         return AppendOutcome()
     branch, default = pushed_branch(context), default_branch(context)
     if context.config.event_name != "push" or branch is None or branch != default:
-        on = branch or (f"{config.ref}, not a branch" if config.ref else "an unknown ref")
+        # Branch names are a pusher's text (`<`, `*`, `|` and backticks are allowed): code spans.
+        on = code(branch) if branch else f"{code(config.ref)}, not a branch" if config.ref else None
         why = (
-            f"baseline: not recorded (a {config.event_name} run on {on}; "
-            f"only pushes to the default branch {default or '(unknown)'} record one)"
+            f"baseline: not recorded (a {config.event_name} run on {on or 'an unknown ref'}; "
+            f"only pushes to the default branch {code(default) if default else '(unknown)'} "
+            "record one)"
         )
         context.runner.info(why)
         return AppendOutcome(markdown=f"\n{why}.\n")
@@ -72,7 +74,7 @@ def persist_baseline(context: ActionContext, index_path: Path) -> AppendOutcome:
     if outcome.written:
         line = (
             f"baseline: recorded {entry_id} ({plural(len(findings), 'finding')}, {fmt}) for "
-            f"{branch}"
+            f"{code(branch)}"
             + (f"; superseded {', '.join(outcome.superseded)}" if outcome.superseded else "")
         )
     else:

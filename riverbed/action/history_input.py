@@ -12,7 +12,7 @@ from riverbed.findings import read_findings_file
 from riverbed.memory.history import history_runs
 from riverbed.memory.runs import mermaid_trend
 from riverbed.memory.severity import apply_overrides
-from riverbed.text import plural
+from riverbed.text import code, plural
 
 #: Runs the job summary's trend shows.
 TREND_RUNS = 20
@@ -26,7 +26,8 @@ def persist_history(context: ActionContext, index_path: Path) -> AppendOutcome:
     branch, default = pushed_branch(context), default_branch(context)
     on_default = config.event_name == "push" and branch is not None and branch == default
     if config.findings is None or not (on_default or config.event_name == "schedule"):
-        why = f"history: not recorded (a {config.event_name} run on {branch or 'an unknown ref'})"
+        on = code(branch) if branch else "an unknown ref"  # a pusher's text: a code span
+        why = f"history: not recorded (a {config.event_name} run on {on})"
         context.runner.info(why)
         return AppendOutcome(markdown=f"\n{why}.\n")
     if not config.sha:

@@ -6,6 +6,7 @@ from typing import Any
 
 from riverbed.index.model import Index, context
 from riverbed.memory.history import current_history, history_runs
+from riverbed.text import mermaid_label
 
 #: Counts each run carries (the history records them; see docs/REVIEW.md). `kept` and
 #: `suppressed` (what memory hid) are recorded since the suppression ledger.
@@ -50,7 +51,7 @@ def mermaid_trend(runs: list[dict[str, Any]], branch: object) -> str:
     name = branch if isinstance(branch, str) and branch.isprintable() else "default branch"
     lines = [
         "xychart-beta",
-        f'    title "Findings on {name.replace(chr(34), "")}, last {len(runs)} runs"',
+        f'    title "Findings on {mermaid_label(name)}, last {len(runs)} runs"',
         f"    x-axis [{labels}]",
         '    y-axis "count"',
         f"    line [{series['findings']}]",

@@ -87,4 +87,4 @@ def test_pull_request_branches_do_not_record(harness: ActionHarness) -> None:
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert _histories(run.staged_index) == []
-    assert "history: not recorded (a push run on feature)" in run.summary
+    assert "history: not recorded (a push run on `feature`)" in run.summary

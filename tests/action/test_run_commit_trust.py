@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from riverbed.action.baseline_input import branch_of_ref
 from riverbed.testing.github.server import FakeGitHub
+from riverbed.text import code
 
 
 @pytest.fixture
@@ -86,7 +87,7 @@ def test_a_tag_push_named_main_records_no_baseline(checked: ActionHarness) -> No
     tag = {"GITHUB_REF": "refs/tags/main", "GITHUB_REF_TYPE": "tag", "GITHUB_REF_NAME": "main"}
     run = checked.run(inputs={"findings": "findings.json"}, extra_env=tag)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "baseline: not recorded (a push run on refs/tags/main, not a branch" in run.summary
+    assert "baseline: not recorded (a push run on `refs/tags/main`, not a branch" in run.summary
     assert "history: not recorded" in run.summary
     assert "baseline-id" not in run.outputs
     branch = {
@@ -132,3 +133,24 @@ def test_a_push_to_main_during_the_job_is_still_main(
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.staged_ids() == {"a", "b"}
     assert any("is not on branch main" in w for w in _warnings(run.stdout))
+
+
+def test_a_branch_named_like_markup_shows_as_code_in_the_job_summary(
+    checked: ActionHarness,
+) -> None:
+    # Git allows `<`, `>`, `*`, `|`, `!`, `(` and backticks in a branch name, and whoever
+    # pushes chooses it: the summary shows it literally, in a code span, never as markup.
+    _findings(checked)
+    name = "x<img src=a onerror=b>|**bold**![i](http://e.test/p.png)`tick`"
+    hostile = {
+        "GITHUB_REF": f"refs/heads/{name}",
+        "GITHUB_REF_TYPE": "branch",
+        "GITHUB_REF_NAME": name,
+    }
+    run = checked.run(inputs={"findings": "findings.json"}, extra_env=hostile)
+    assert run.returncode == 0, run.stdout + run.stderr
+    shown = code(name)
+    assert f"baseline: not recorded (a push run on {shown};" in run.summary
+    assert f"history: not recorded (a push run on {shown})" in run.summary
+    outside = run.summary.replace(shown, "")
+    assert "<img" not in outside and "**bold**" not in outside and "](http" not in outside
