@@ -1,7 +1,7 @@
 """Paths a person or an agent types, made repository paths: the one rule every verb calls.
 
 `review` (`--changed-files`, `--changed-files-from`, `--diff`), `context`, `suppress --path`
-and `--file`, and the MCP tools read a given path the same way (docs/REVIEW.md):
+and `--file`, `add --file`, and the MCP tools read a given path the same way (docs/REVIEW.md):
 
 1. `\\` separators are `/`; `./` and `..` segments are resolved.
 2. An absolute path inside the repository root is that file; outside it, refused.

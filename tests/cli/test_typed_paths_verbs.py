@@ -1,4 +1,4 @@
-"""`context` and `suppress --path/--file` read paths as `review` does."""
+"""`context`, `suppress --path/--file` and `add --file` read paths as `review` does."""
 
 from __future__ import annotations
 
@@ -66,6 +66,24 @@ def test_suppress_path_and_file_are_repository_paths_whichever_way_typed(
     assert "no file" not in glob.stderr
     refused = pr.run("suppress", "--rule", "E1", "--path", "../../../x", "--reason", "r")
     assert refused.returncode == 2 and "--path '../../../x' is outside" in refused.stderr
+
+
+def test_add_file_is_a_repository_path_whichever_way_typed(pr: SubdirRepo) -> None:
+    stored = []
+    for n, given_path in enumerate(_three_ways(pr)):
+        done = pr.run("add", "--type", "pattern", "--title", f"t{n}", "--content", "c",
+                      "--file", given_path, "--file", "*.py", "--json")  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        stored.append(json.loads(done.stdout)["entry"]["metadata"]["relatedFiles"])
+    assert stored == [["src/pkg/models.py", "src/pkg/*.py"]] * 3
+    index = pr.root / ".river" / "memory" / "index.json"
+    before = index.read_bytes()
+    outside = str(pr.root.parent / "elsewhere.py")
+    for given_path in ("../../../x", outside):
+        refused = pr.run("add", "--type", "pattern", "--title", "t", "--content", "c",
+                         "--file", given_path)  # fmt: skip
+        assert refused.returncode == 2 and f"--file {given_path!r} is outside" in refused.stderr
+        assert "Traceback" not in refused.stderr and index.read_bytes() == before
 
 
 _SEGMENT = st.text(string.ascii_lowercase, min_size=1, max_size=4)

@@ -119,6 +119,7 @@ def _content(args: argparse.Namespace) -> str:
 
 
 def _cmd_add(args: argparse.Namespace, context: Context) -> int:
+    from riverbed.cli.commands.suppress import typed_names  # the one rule for typed paths
     from riverbed.index.build import build_entry
     from riverbed.index.dates import utc_now
     from riverbed.index.store import append_entries
@@ -133,7 +134,7 @@ def _cmd_add(args: argparse.Namespace, context: Context) -> int:
         now=utc_now(),
         phase=args.phase,
         tags=args.tag,
-        files=args.file,
+        files=typed_names(args.file, "--file", context),
         links=args.link,
         expires=args.expires,
         summary=args.summary,
