@@ -15,6 +15,7 @@ from typing import Literal
 
 from riverbed.findings.interface import Finding
 from riverbed.findings.line_hash import KeyKind, keys_by_line, keys_by_message
+from riverbed.findings.line_sources import MAX_SOURCE_BYTES
 from riverbed.findings.match_key import has_partial_fingerprints
 from riverbed.memory.baseline import Baseline
 from riverbed.memory.change import Change, finding_scope
@@ -88,7 +89,14 @@ def _missing(findings: Sequence[Finding], texts: Sequence[str | None]) -> str:
     ]
     first = lacking[0]
     where = f"{first.file or '?'}:{first.line if first.line is not None else '?'}"
-    return f"{len(lacking)} without a readable source line, first {where}"
+    # The source is read by `findings.line_sources`, which says no more than None: name
+    # every way a line can be out of reach, so the reader can tell which applies to theirs.
+    limit = MAX_SOURCE_BYTES // (1024 * 1024)
+    return (
+        f"{len(lacking)} without a readable source line, first {where}: no file or line in "
+        f"the finding, or a file missing, outside the root, behind a link, over {limit} MiB "
+        "or not UTF-8, or a line past its end"
+    )
 
 
 def _states(

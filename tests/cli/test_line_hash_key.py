@@ -95,6 +95,7 @@ def test_a_head_line_out_of_reach_falls_back_loudly(repo: Repo) -> None:
     assert code == 0
     assert {f["matchKey"] for f in data["findings"]} == {"message"}
     assert any("matched by message" in n and "pkg/mod.py" in n for n in data["notes"])
+    assert any("a file missing" in n and "over 4 MiB" in n for n in data["notes"])
 
 
 def test_an_old_baseline_without_line_keys_keeps_working(repo: Repo) -> None:
