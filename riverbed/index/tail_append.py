@@ -139,6 +139,11 @@ def _write(
             found = _scan(fd, before.st_size, spellings)
         finally:
             worker.join()
+        # What the copying thread caught: anything but an I/O error is raised whatever the
+        # scan found; an I/O error matters only if this copy were installed (a decline hands
+        # the write to the full path, which writes the whole file and reports its own errors).
+        if failed and not isinstance(failed[0], OSError):
+            raise failed[0]
         after = os.fstat(fd)
         if found or (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
             return False  # an id is spelled in it, or another program wrote it without the lock
@@ -177,7 +182,7 @@ def _copy_synced(
         if os.pwrite(out, tail, length) != len(tail):
             raise OSError(28, "No space left on device")  # a short write: the disk filled up
         os.fsync(out)
-    except BaseException as exc:  # this runs in a thread of its own
+    except BaseException as exc:  # everything, as a thread has no caller: `_write` raises it
         failed.append(exc)
     finally:
         os.close(out)

@@ -201,6 +201,25 @@ def _open_files() -> set[str]:
     return names
 
 
+@pytest.mark.parametrize("spelled", [False, True])
+def test_a_bug_in_the_copying_thread_is_raised_never_dropped(
+    index_path: Path, monkeypatch: pytest.MonkeyPatch, spelled: bool
+) -> None:
+    # Whatever the thread caught reaches the caller, even when the scan then declines the
+    # tail (the id already spelled in the file): nothing is installed from a failed copy.
+    index_path.write_bytes(written("b-0", "b-1" if not spelled else "b-2"))
+    before = index_path.read_bytes()
+
+    def broken(*_args: Any) -> int:
+        raise ValueError("a bug in the copy")
+
+    monkeypatch.setattr(tail_append, "_copy_range", broken)
+    with pytest.raises(ValueError, match="a bug in the copy"):
+        append_entry(index_path, entry("b-2"))
+    assert index_path.read_bytes() == before
+    assert sorted(p.name for p in index_path.parent.iterdir()) == [".index.json.lock", "index.json"]
+
+
 def test_no_thread_for_the_copy_is_a_write_error_and_nothing_changes(
     index_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
